@@ -1,0 +1,70 @@
+"""Who printed a line: rank, local rank and node from a file's path.
+
+Line prefixes (``correlator.demux``) are trusted most, then the path (here),
+then content learned elsewhere in the job (``correlator.attribute_sql``).
+Path rules, from the layouts users really have (03-torchrun-elastic.md §4,
+08-wrappers.md):
+
+- ``rank3.log``, ``rank_03.txt``, ``rank-3/``, ``log_rank_3.out`` -> global rank
+- ``<run>/attempt_0/3/stdout.log`` (torchrun ``--log-dir``) -> local rank 3
+- ``node-12/...``, ``gpu-node-07/...``, ``worker-1.log`` (k8s pod), ``nid008637/``
+  -> node
+- ``dmesg*``, ``kern.log``, ``syslog``, ``nvidia-smi*``, ``collect_env*`` ->
+  node-level files: a node and no rank
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_RANK = re.compile(r"(?i)(?:^|[^a-z])(?:global[_-]?)?rank[_-]?(\d+)(?![\d])")
+_LOCAL_RANK = re.compile(r"(?i)(?:^|[^a-z])local[_-]?rank[_-]?(\d+)(?![\d])")
+_TORCHRUN_TREE = re.compile(r"(?:^|/)attempt_(\d+)/(\d+)/(?:stdout\.log|stderr\.log|error\.json)$")
+_NODE_DIR = re.compile(
+    r"(?i)^(?:node|host|worker|master|compute|nid|gpu|gpunode|gpu[-_]node|ip|trainer|pod)"
+    r"(?:[-_.]?[a-z]*)*[-_.]?\d[\w.-]*$"
+)
+_NODE_LEVEL = re.compile(
+    r"(?i)(?:^|/)(?:dmesg|kern(?:el)?(?:\.log)?|syslog|messages|journal|journalctl|"
+    r"nvidia[-_]?smi|nvsmi|collect[-_]?env|env[-_]?info|ds[-_]?report)[^/]*$"
+)
+_STRIP_EXT = re.compile(r"(?:\.(?:log|txt|out|err|gz|bz2|xz|zst|json))+$", re.I)
+
+
+@dataclass(frozen=True)
+class PathFacts:
+    rank: int | None = None
+    local_rank: int | None = None
+    node: str | None = None
+    node_level: bool = False  # dmesg, nvidia-smi, collect_env: a node, never a rank
+    attempt: int | None = None
+
+
+def facts_from_path(rel: str) -> PathFacts:
+    parts = [p for p in rel.split("/") if p]
+    name = parts[-1] if parts else rel
+    stem = _STRIP_EXT.sub("", name)
+    node_level = bool(_NODE_LEVEL.search(rel))
+
+    rank = local_rank = attempt = None
+    if m := _TORCHRUN_TREE.search(rel):
+        attempt, local_rank = int(m.group(1)), int(m.group(2))
+    # the deepest component that names a rank wins (rank dirs hold rank files)
+    for comp in reversed([*parts[:-1], stem]):
+        if local_rank is None and (m := _LOCAL_RANK.search(comp)):
+            local_rank = int(m.group(1))
+            continue
+        if rank is None and (m := _RANK.search(comp)) and not _LOCAL_RANK.search(comp):
+            rank = int(m.group(1))
+
+    node = None
+    for comp in reversed(parts[:-1]):
+        if _NODE_DIR.match(comp):
+            node = comp
+            break
+    if node is None and rank is None and _NODE_DIR.match(stem):
+        node = stem  # worker-1.log: one pod (node) per file
+    if node_level:
+        rank = local_rank = None
+    return PathFacts(rank=rank, local_rank=local_rank, node=node, node_level=node_level, attempt=attempt)

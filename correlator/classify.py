@@ -1,0 +1,210 @@
+"""Apply the parsers' declarations to whole columns of events.
+
+See ``parsers.base`` for the contract. The work per batch:
+
+1. one Aho-Corasick pass (``str.extract_many``) lists the triggers in every message;
+2. (row, pattern) pairs come from a join with the trigger table, never a loop over rows;
+3. per pattern, its regex runs on its candidate rows only; named groups become
+   attrs, ``lvl*`` groups the level, ``logger`` the source of Python logging lines;
+4. per row, the winning pattern names ``kind``: other patterns beat envelopes
+   (the OOM line beats the traceback around it), earlier patterns beat later ones;
+   attrs of all matching patterns are merged, the winner's value first per key.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import polars as pl
+
+from parsers import LEVEL_WORDS, PATTERNS
+from parsers.base import Pattern
+
+ATTR_TYPE = pl.List(pl.Struct({"key": pl.Utf8, "value": pl.Utf8}))
+FILL_COLUMNS = ("rank", "local_rank", "pid")
+_NON_ATTR_GROUPS = re.compile(r"^lvl\d*$")
+
+# Python logger name prefix -> source.
+_LOGGER_SOURCES = (
+    ("accelerate", "accelerate"),
+    ("transformers", "transformers"),
+    ("deepspeed", "deepspeed"),
+    ("DeepSpeed", "deepspeed"),
+    ("torch.distributed.elastic", "torchrun"),
+    ("torch.distributed", "c10d"),
+    ("torch", "python"),
+)
+_KERNEL_TS_FORMATS = ("dmesg_T", "dmesg_iso", "dmesg_raw", "dmesg")
+# Fallback: a level word near the start of a stamped line, and rich's level column.
+_LEVEL_NEAR_START = r"^.{0,64}?\b(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b"
+
+
+@cache
+def _trigger_table() -> pl.DataFrame:
+    rows = [(t, i) for i, p in enumerate(PATTERNS) for t in p.triggers]
+    return pl.DataFrame(rows, schema={"trig": pl.Utf8, "pat": pl.Int32}, orient="row")
+
+
+@cache
+def _triggers() -> list[str]:
+    return sorted({t for p in PATTERNS for t in p.triggers})
+
+
+@cache
+def _group_names(regex: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"\(\?P?<([A-Za-z_]\w*)>", regex))
+
+
+def _attrs_expr(fields: list[str]) -> pl.Expr:
+    if not fields:
+        return pl.lit([], dtype=ATTR_TYPE)
+    pairs = pl.concat_list(
+        [pl.struct(pl.lit(f).alias("key"), pl.col(f).cast(pl.Utf8).alias("value")) for f in fields]
+    )
+    return pairs.list.eval(pl.element().filter(pl.element().struct.field("value").is_not_null()))
+
+
+def _apply_pattern(idx: int, p: Pattern, rows: pl.Series, msg: pl.Series) -> pl.DataFrame | None:
+    sub = msg.gather(rows)
+    names = _group_names(p.regex) if p.regex else ()
+    if p.regex:
+        ok = sub.str.contains(p.regex).fill_null(False)
+        if not ok.any():
+            return None
+        rows, sub = rows.filter(ok), sub.filter(ok)
+    df = pl.DataFrame({"row": rows})
+    if names:
+        df = df.with_columns(sub.str.extract_groups(p.regex).struct.unnest())
+    attr_fields = [n for n in names if not _NON_ATTR_GROUPS.match(n)]
+    lvl_fields = [n for n in names if _NON_ATTR_GROUPS.match(n)]
+    level = (
+        pl.coalesce([pl.col(f) for f in lvl_fields]).replace_strict(LEVEL_WORDS, default=None)
+        if lvl_fields
+        else pl.lit(p.level, dtype=pl.Utf8)
+    )
+    if p.level and lvl_fields:
+        level = pl.lit(p.level, dtype=pl.Utf8)
+    out = df.select(
+        pl.col("row"),
+        pl.lit(idx, dtype=pl.Int32).alias("pat"),
+        pl.lit(p.envelope).alias("envelope"),
+        pl.lit(p.name).alias("kind"),
+        pl.lit(p.source, dtype=pl.Utf8).alias("source"),
+        level.cast(pl.Utf8).alias("level"),
+        (pl.col("logger") if "logger" in names else pl.lit(None, dtype=pl.Utf8)).alias("logger"),
+        _attrs_expr(attr_fields).alias("attrs"),
+        *[
+            (pl.col(a).cast(pl.Int32, strict=False) if a in names else pl.lit(None, dtype=pl.Int32)).alias(
+                f"fill_{c}"
+            )
+            for c in FILL_COLUMNS
+            for a in [next((k for k, v in p.fills.items() if v == c), "")]
+        ],
+        (pl.col("epoch_s").cast(pl.Int64, strict=False) if "epoch_s" in names else pl.lit(None, dtype=pl.Int64)).alias("epoch_s"),
+    )
+    if p.post is not None:
+        extra = [p.post(m) for m in sub.to_list()]
+        extra_attrs = pl.Series(
+            "post", [[{"key": k, "value": v} for k, v in d.items()] for d in extra], dtype=ATTR_TYPE
+        )
+        out = out.with_columns(pl.concat_list([pl.col("attrs"), extra_attrs]).alias("attrs"))
+    return out
+
+
+def classify(ev: pl.DataFrame) -> pl.DataFrame:
+    """Add ``kind``, ``source``, ``level``, ``attrs`` and fill rank/local_rank/pid/ts from content.
+
+    ``ev`` needs ``message``, ``ts``, ``ts_format``, ``stream`` and the columns in
+    ``FILL_COLUMNS``.
+    """
+    n = ev.height
+    msg = ev.get_column("message")
+    hits = msg.str.extract_many(_triggers(), overlapping=True)
+    pairs = (
+        pl.DataFrame({"row": pl.int_range(n, dtype=pl.UInt32, eager=True), "trig": hits})
+        .filter(pl.col("trig").list.len() > 0)
+        .explode("trig")
+        .join(_trigger_table(), on="trig")
+        .select("row", "pat")
+        .unique()
+    )
+    parts = []
+    for (pat,), grp in pairs.partition_by("pat", as_dict=True, maintain_order=True).items():
+        part = _apply_pattern(pat, PATTERNS[pat], grp.get_column("row").sort(), msg)
+        if part is not None:
+            parts.append(part)
+    ev = ev.with_row_index("_row")
+    if parts:
+        found = pl.concat(parts, how="vertical_relaxed").sort(
+            ["row", "envelope", "pat"]
+        )
+        per_row = found.group_by("row", maintain_order=True).agg(
+            pl.col("kind").first(),
+            pl.col("source").drop_nulls().first(),
+            pl.col("level").drop_nulls().first(),
+            pl.col("logger").drop_nulls().first(),
+            *[pl.col(f"fill_{c}").drop_nulls().first() for c in FILL_COLUMNS],
+            pl.col("epoch_s").drop_nulls().first(),
+        )
+        # merge every matching pattern's attrs; the winner's value first per key
+        attrs = (
+            found.select("row", "attrs")
+            .explode("attrs", keep_nulls=False, empty_as_null=False)
+            .unnest("attrs")
+            .unique(subset=["row", "key"], keep="first", maintain_order=True)
+            .group_by("row", maintain_order=True)
+            .agg(pl.struct("key", "value").alias("attrs"))
+        )
+        per_row = per_row.join(attrs, on="row", how="left")
+        ev = ev.join(per_row, left_on="_row", right_on="row", how="left")
+    else:
+        ev = ev.with_columns(
+            pl.lit(None, dtype=pl.Utf8).alias("kind"),
+            pl.lit(None, dtype=pl.Utf8).alias("source"),
+            pl.lit(None, dtype=pl.Utf8).alias("level"),
+            pl.lit(None, dtype=pl.Utf8).alias("logger"),
+            pl.lit(None, dtype=ATTR_TYPE).alias("attrs"),
+            *[pl.lit(None, dtype=pl.Int32).alias(f"fill_{c}") for c in FILL_COLUMNS],
+            pl.lit(None, dtype=pl.Int64).alias("epoch_s"),
+        )
+    return _defaults(ev).drop("_row")
+
+
+def _logger_source() -> pl.Expr:
+    expr = pl.when(pl.lit(False)).then(pl.lit(None, dtype=pl.Utf8))
+    for prefix, source in _LOGGER_SOURCES:
+        expr = expr.when(pl.col("logger").str.starts_with(prefix)).then(pl.lit(source))
+    return expr.when(pl.col("logger").is_not_null()).then(pl.lit("app")).otherwise(None)
+
+
+def _defaults(ev: pl.DataFrame) -> pl.DataFrame:
+    has_rank = pl.col("rank").is_not_null() | pl.col("local_rank").is_not_null()
+    level_word = pl.col("message").str.extract(_LEVEL_NEAR_START, 1)
+    ev = ev.with_columns(
+        *[pl.coalesce(pl.col(c), pl.col(f"fill_{c}")).alias(c) for c in FILL_COLUMNS],
+        pl.coalesce(pl.col("ts"), pl.from_epoch(pl.col("epoch_s"), time_unit="s").dt.replace_time_zone("UTC").dt.cast_time_unit("us")).alias("ts"),
+        pl.coalesce(
+            pl.col("source"),
+            _logger_source(),
+            pl.when(pl.col("ts_format").is_in(list(_KERNEL_TS_FORMATS))).then(pl.lit("kernel")),
+            pl.when(has_rank).then(pl.lit("app")).otherwise(pl.lit("unknown")),
+        ).alias("source"),
+        pl.coalesce(
+            pl.col("level"),
+            pl.when(pl.col("ts").is_not_null() | pl.col("message").str.starts_with(" "))
+            .then(level_word.replace_strict(LEVEL_WORDS, default=None)),
+        ).alias("level"),
+        pl.col("attrs").fill_null(pl.lit([], dtype=ATTR_TYPE)),
+    )
+    # A torchrun failure entry right after "Root Cause (first observed failure):"
+    # is the agent's root cause (evidence, not verdict: see DESIGN.md).
+    after_header = pl.col("kind").shift(1).over("stream") == "torchrun.root_cause_header"
+    first_observed = pl.struct(pl.lit("first_observed").alias("key"), pl.lit("true").alias("value"))
+    ev = ev.with_columns(
+        pl.when(after_header & (pl.col("kind") == "torchrun.failure_entry"))
+        .then(pl.col("attrs").list.concat(pl.concat_list(first_observed)))
+        .otherwise(pl.col("attrs"))
+        .alias("attrs")
+    )
+    return ev.drop(*[f"fill_{c}" for c in FILL_COLUMNS], "epoch_s", "logger")

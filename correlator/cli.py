@@ -1,0 +1,134 @@
+"""The ``correlator`` command: a thin click layer over the library."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from correlator import __version__
+from correlator.ingest import IngestOptions, NothingToRead, ingest
+from correlator.query import NotATimeline, open_timeline
+
+# Exit codes: 0 ok, 1 usage / bad input, 2 nothing could be read.
+EXIT_NOTHING_READ = 2
+
+
+def _options(tz: str, job: str | None, workers: int | None) -> IngestOptions:
+    return IngestOptions(tz=tz, job=job, workers=workers)
+
+
+_tz_option = click.option(
+    "--tz", default="UTC", show_default=True,
+    help="Time zone of stamps printed without one (IANA name, e.g. Europe/Berlin).",
+)
+_job_option = click.option("--job", default=None, help="Job name (default: the target's name).")
+_workers_option = click.option(
+    "--workers", type=int, default=None, help="Parallel processes (default: one per CPU)."
+)
+
+
+@click.group()
+@click.version_option(__version__, prog_name="correlator")
+def main() -> None:
+    """Find the rank that broke a distributed training job.
+
+    TARGET (wherever a command takes one) is a log directory, a single log file,
+    a .tar/.tar.gz of a log directory, or - for standard input.
+    """
+
+
+@main.command(name="ingest")
+@click.argument("target")
+@click.option("--out", "out", type=click.Path(dir_okay=False), help="Write the timeline as Parquet.")
+@click.option("--db", "db", type=click.Path(dir_okay=False), help="Write a DuckDB database.")
+@_tz_option
+@_job_option
+@_workers_option
+def ingest_cmd(target: str, out: str | None, db: str | None, tz: str, job: str | None, workers: int | None) -> None:
+    """Parse TARGET's logs into one timeline (Parquet and/or DuckDB).
+
+    \b
+    Example:
+      correlator ingest sample_logs/gloo-data-error-per-rank/ --out job.parquet
+      correlator ingest slurm-4242.out --db job.duckdb --tz Europe/Berlin
+    """
+    if out is None and db is None:
+        raise click.UsageError("say where the timeline goes: --out FILE.parquet and/or --db FILE.duckdb")
+    for dest in (out, db):
+        if dest and target != "-" and Path(dest).resolve().is_relative_to(Path(target).resolve()) and Path(target).is_dir():
+            raise click.UsageError(f"{dest} is inside the analysed directory; write outputs elsewhere")
+    try:
+        result = ingest(target, out_parquet=out, out_db=db, options=_options(tz, job, workers))
+    except NothingToRead as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_NOTHING_READ)
+    mb = result.bytes_read / 1e6
+    click.echo(
+        f"{result.job}: {result.files} files, {result.lines:,} lines, {result.events:,} events, "
+        f"{len(result.problems.items)} problems, {mb:.1f} MB in {result.seconds:.2f}s (stamps without a zone read as {tz})",
+        err=True,
+    )
+    for dest in (out, db):
+        if dest:
+            click.echo(dest)
+
+
+@main.command(name="sql")
+@click.argument("target")
+@click.argument("query")
+@click.option(
+    "--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table",
+    show_default=True, help="Output format.",
+)
+@click.option("--out", type=click.Path(dir_okay=False), help="Write to a file (required for parquet).")
+@_tz_option
+@_workers_option
+def sql_cmd(target: str, query: str, fmt: str, out: str | None, tz: str, workers: int | None) -> None:
+    """Run SQL over a timeline: views events, files, problems.
+
+    TARGET is a Parquet timeline, a DuckDB file, or logs (ingested on the fly).
+
+    \b
+    Example:
+      correlator sql job.parquet "SELECT ts, rank, message FROM events WHERE level = 'ERROR' ORDER BY ts LIMIT 20"
+      correlator sql sample_logs/torchrun-tee-console/ "SELECT rank, level, count(*) FROM events GROUP BY ALL ORDER BY ALL"
+    """
+    if fmt == "parquet" and not out:
+        raise click.UsageError("--format parquet needs --out FILE")
+    try:
+        with open_timeline(target, _options(tz, None, workers)) as con:
+            try:
+                rel = con.sql(query)
+            except Exception as exc:  # duckdb's own message says what is wrong with the query
+                raise click.ClickException(str(exc)) from exc
+            if rel is None:
+                return
+            _emit(con, rel, fmt, out)
+    except NothingToRead as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_NOTHING_READ)
+    except NotATimeline as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _emit(con, rel, fmt: str, out: str | None) -> None:
+    if fmt == "parquet":
+        rel.write_parquet(out)
+        return
+    if fmt == "csv":
+        text = rel.pl().write_csv()
+    elif fmt == "json":
+        text = rel.pl().write_ndjson()
+    else:
+        import polars as pl
+
+        df = rel.pl()
+        with pl.Config(tbl_rows=200, tbl_cols=-1, fmt_str_lengths=100, tbl_width_chars=200,
+                       tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
+            text = str(df) + "\n" + f"({df.height} row{'s' if df.height != 1 else ''})\n"
+    if out:
+        Path(out).write_text(text)
+    else:
+        click.echo(text, nl=False)

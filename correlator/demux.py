@@ -1,0 +1,191 @@
+"""Strip the wrapper prefixes that launchers stack in front of a log line.
+
+Launchers and wrappers prepend their own markers, often several deep
+(``stdout: g0001: [default3]:[rank3]:[E1206 ...``). Each ``Prefix`` below is
+one wrapper. ``strip_prefixes`` peels them off the front of every line, as
+column expressions, pass after pass until no row matches any more, and leaves
+what it learned in columns:
+
+- ``rank``: global rank, from ``[rankN]:`` (torch excepthook / c10 logger) and
+  OpenMPI ``[job,rank]<stdout>:``;
+- ``local_rank``: torchrun ``--tee`` ``[defaultN]:`` (``[<role><N>]:``), TorchX;
+- ``task``: Slurm ``srun -l`` task id (a rank only when Slurm starts one task
+  per rank; the caller decides);
+- ``host``: pdsh / DeepSpeed launcher ``host: ``, kubectl ``--prefix`` pod;
+- ``pid``: Ray ``(Worker pid=N)``;
+- ``wrapper_ts``: kubectl ``--timestamps`` RFC 3339 stamp (UTC).
+
+Per ``../shared/formats/08-wrappers.md`` the things all called "rank" differ:
+``[defaultN]:`` is torchrun's local rank, ``[rankN]:`` the global rank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+MAX_PASSES = 6  # deepest stack seen in real logs is 4 (accelerate test + pdsh + tee + rank)
+
+
+@dataclass(frozen=True)
+class Prefix:
+    name: str
+    regex: str  # anchored at ^; named groups are columns this wrapper fills
+    first_chars: str  # a line can only start this wrapper with one of these characters
+
+
+_HOSTNAME = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"
+
+PREFIXES: tuple[Prefix, ...] = (
+    Prefix(
+        "kubectl_ts",
+        r"^(?P<wrapper_ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) ",
+        "0123456789",
+    ),
+    Prefix("kubectl_pod", r"^\[pod/(?P<host>[^/\]\s]+)/[^\]\s]*\] ", "["),
+    Prefix("accelerate_test", r"^(?:stdout|stderr): ", "s"),
+    Prefix("rank", r"^\[rank(?P<rank>\d+)\]: ?", "["),
+    Prefix(
+        "openmpi",
+        r"^\[\d+,(?:mpirank:)?(?P<rank>\d+)(?:,[^\]]*)?\]<(?:stdout|stderr)>:",
+        "[",
+    ),
+    Prefix("torchrun_tee", r"^\[(?:[A-Za-z_][A-Za-z_-]*?)(?P<local_rank>\d+)\]:", "["),
+    Prefix("torchx", r"^[A-Za-z_][\w-]*/\d+ \[(?P<local_rank>\d+)\]:", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"),
+    Prefix("ray", r"^\([A-Za-z_]\w* pid=(?P<pid>\d+)(?:, ip=[^)]*)?\) ", "("),
+    Prefix("srun_label", r"^ *(?P<task>\d+): ", " 0123456789"),
+    # torchrun --log-line-prefix-template "${hostname}:${rank}: " (08-wrappers.md)
+    Prefix("host_rank", rf"^(?P<host>{_HOSTNAME}):(?P<rank>\d+): ", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
+    # pdsh: "<host>: " — accepted only for tokens that look like hosts (see _pdsh_ok)
+    Prefix("pdsh", rf"^(?P<host>{_HOSTNAME}): ", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
+)
+
+_INT_COLS = ("rank", "local_rank", "task", "pid")
+_STR_COLS = ("host", "wrapper_ts")
+OUTPUT_COLUMNS = _INT_COLS + _STR_COLS
+
+# Words that end in ": " at the start of ordinary lines and are not pdsh hosts.
+_NOT_HOSTS = r"^(?:srun|slurmstepd[\w.-]*|salloc|sbatch|stdout|stderr|\d+(?:\.\d+)?)$"
+
+
+def _pdsh_ok(host: pl.Expr) -> pl.Expr:
+    # pdsh hosts are hostnames or IPs; real hostnames on clusters carry a digit
+    # (node-1, g0001, 104.171.201.171). Requiring one keeps "ERROR: x",
+    # "Traceback: y" and "RuntimeError: z" from being eaten as hosts.
+    return host.str.contains(r"\d") & ~host.str.contains(_NOT_HOSTS)
+
+
+def strip_prefixes(
+    df: pl.DataFrame, text_col: str = "text", rows: pl.Series | None = None
+) -> pl.DataFrame:
+    """Peel wrapper prefixes off ``text_col``; add ``OUTPUT_COLUMNS`` and ``prefixes``.
+
+    The first (outermost) occurrence of a field wins: an outer ``[rank3]:``
+    beats an inner one only if it came first, which is how the stacks are
+    nested in practice. ``rows`` limits the work to some rows (e.g. pieces of
+    a split line); columns already present are kept and only filled where null.
+    """
+    missing = [c for c in OUTPUT_COLUMNS if c not in df.columns]
+    out = df.with_columns(
+        pl.lit(None, dtype=pl.Int32 if c in _INT_COLS else pl.Utf8).alias(c) for c in missing
+    )
+    if rows is None:
+        rows = pl.Series([True] * out.height, dtype=pl.Boolean)
+    active = rows if out.height else None
+    for _ in range(MAX_PASSES):
+        if active is None or not active.any():
+            break
+        text = out.get_column(text_col)
+        first = text.str.slice(0, 1)
+        matched_any = pl.Series([False] * out.height)
+        updates: dict[str, pl.Series] = {}
+        new_text = text
+        for p in PREFIXES:
+            cand = active & first.is_in(list(p.first_chars)) & ~matched_any
+            if not cand.any():
+                continue
+            idx = cand.arg_true()
+            sub = new_text.gather(idx)
+            groups = sub.str.extract_groups(p.regex)
+            matched_prefix = sub.str.extract(f"({p.regex})", 1)
+            ok = matched_prefix.is_not_null()
+            if p.name == "pdsh":
+                ok = ok & _pdsh_ok(groups.struct.field("host")).fill_null(False)
+            if not ok.any():
+                continue
+            hit_idx = idx.filter(ok)
+            matched_any = matched_any.scatter(hit_idx, True)
+            lens = matched_prefix.filter(ok).str.len_chars()
+            rest = sub.filter(ok).str.slice(lens)
+            new_text = new_text.scatter(hit_idx, rest)
+            for field in groups.struct.fields:
+                vals = groups.struct.field(field).filter(ok)
+                col = field
+                cur = updates.get(col, out.get_column(col))
+                dtype = pl.Int32 if col in _INT_COLS else pl.Utf8
+                vals = vals.cast(dtype, strict=False)
+                # outermost wins: only fill where still null
+                merged = cur.gather(hit_idx)
+                merged = merged.fill_null(vals) if merged.null_count() else merged
+                updates[col] = cur.scatter(hit_idx, merged)
+        out = out.with_columns(new_text.alias(text_col), *updates.values())
+        active = matched_any
+    return out
+
+
+# tqdm's bar ends "[elapsed<remaining, rate{postfix}]"; a log line printed without a
+# newline before it is glued right after that bracket (05-accelerate-hf.md §4,
+# 02-pytorch-c10d.md §3).
+_GLUED_AFTER_BAR = r"^(.*?(?:it/s|s/it)[^\]]*\])(\S.*)$"
+# OpenMPI --tag-output can fuse two ranks' output on one physical line (08-wrappers.md §3).
+_MPI_TAG = r"\[\d+,(?:mpirank:)?\d+(?:,[^\]]*)?\]<(?:stdout|stderr)>:"
+
+
+def _split_rows(
+    df: pl.DataFrame, touched: pl.Series, text: pl.Series, flag: str | None = None
+) -> pl.DataFrame:
+    """Replace the ``touched`` rows by the ``\n``-separated pieces of ``text``.
+
+    Pieces keep every other column of their row (so a glued line inherits the
+    rank prefix of the bar it was glued to); ``part`` numbers them; ``flag``
+    (a boolean column) is set on every piece after the first.
+    """
+    keep = df.filter(~touched)
+    work = df.filter(touched).with_columns(text.filter(touched).str.split("\n").alias("text"))
+    piece = pl.int_range(pl.len()).over(["line_no", "part"])
+    work = work.explode("text").with_columns(
+        (pl.col("part") + piece).cast(pl.Int32),
+        *([(piece > 0).alias(flag)] if flag else []),
+    )
+    work = work.filter(pl.col("text").str.len_bytes() > 0)
+    return pl.concat([keep, work]).sort(["line_no", "part"])
+
+
+def split_fused_mpi(df: pl.DataFrame) -> pl.DataFrame:
+    """Split physical lines on every OpenMPI tag that is not at the line start."""
+    text = df.get_column("text")
+    touched = text.str.contains("]<std", literal=True)
+    if not touched.any():
+        return df
+    touched = touched & text.str.contains(f".{_MPI_TAG}")
+    if not touched.any():
+        return df
+    return _split_rows(df, touched, text.str.replace_all(f"(.)({_MPI_TAG})", "${1}\n${2}"))
+
+
+def split_glued_progress(df: pl.DataFrame) -> pl.DataFrame:
+    """Recover a log line glued after a tqdm progress bar; returns new rows flagged ``glued``."""
+    text = df.get_column("text")
+    touched = text.str.contains_any(["it/s]", "s/it]", "it/s,", "s/it,"])
+    if not touched.any():
+        return df.with_columns(pl.lit(False).alias("glued"))
+    touched = touched & text.str.contains(_GLUED_AFTER_BAR)
+    if not touched.any():
+        return df.with_columns(pl.lit(False).alias("glued"))
+    return _split_rows(
+        df.with_columns(pl.lit(False).alias("glued")),
+        touched,
+        text.str.replace(_GLUED_AFTER_BAR, "${1}\n${2}"),
+        flag="glued",
+    )

@@ -1,0 +1,159 @@
+"""Fold multi-line events (tracebacks, C++ stack dumps, tables, report blocks) into one row.
+
+Everything is decided per line with column expressions, then an event id is
+a cumulative sum of "this line starts an event" within each output stream
+(a stream is one process's output inside one file: interleaved files are
+folded per rank, so rank 3's traceback never swallows rank 5's line).
+
+A line continues the event above it when it is:
+- blank, or indented (traceback frames, table rows, ``what():``, desync report
+  lines, DeepSpeed JSON dumps, nvidia-smi -q entries), except progress bars and
+  rich-console level columns, which start with a space but are lines of their own;
+- a known continuation shape: ``frame #N``, ``Exception raised from``, chained
+  exception markers, table borders of nvidia-smi, the accelerate state block,
+  glog option dumps, closing brackets of a JSON dump, rich traceback boxes;
+- a ``Traceback`` line right after a chained-exception marker;
+- the ``ExcType: message`` line right after a traceback's last frame;
+- inside a report block (``collect_env``, ``nvidia-smi -q``) until the next
+  stamped line.
+
+Only the rows that belong to multi-line events are grouped; single-line events
+(the vast majority) pass straight through.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+_CONTINUATION_SHAPES = (
+    r"^(?:"
+    r"frame #\d+"
+    r"|Exception raised from "
+    r"|During handling of the above exception, another exception occurred:"
+    r"|The above exception was the direct cause of the following exception:"
+    r"|[}\]],?\s*$"
+    r"|[│╭╰├┃┏┗]"
+    r"|[|+][-=+|]"
+    r"|\| "
+    r"|(?:Num processes|Process index|Local process index|Device|Mixed precision type|ds_config): "
+    r"|(?:NCCL|TORCH)_[A-Z0-9_]+: "
+    r"|[A-Z][\w .()/-]*?\s{2,}: "  # nvidia-smi -q "Key      : value"
+    r"|GPU [0-9A-Fa-f]{8}:[0-9A-Fa-f]{2}:"
+    r")"
+)
+# Lines that begin with whitespace but are events of their own.
+_INDENTED_BUT_OWN = (
+    r"^\s*(?:\d+%\||(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) {2,}|\[(?:WARNING|INFO|ERROR)\] )"
+)
+_CHAIN_MARKERS = (
+    "During handling of the above exception, another exception occurred:",
+    "The above exception was the direct cause of the following exception:",
+)
+# "ValueError: x", "torch.OutOfMemoryError: CUDA out of memory", "KeyboardInterrupt"
+_EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure|error)\b(?::|$)|^[A-Za-z_][\w.]*: "
+
+# Report blocks: opened by a marker line, closed by the next stamped line.
+_BLOCK_OPENERS = (
+    r"^(?:Collecting environment information\.\.\.|PyTorch version: |==============NVSMI LOG==============)"
+)
+_BLOCK_TS_FORMATS_INSIDE = ("nvsmi",)  # stamps that belong to the block itself
+
+
+def continuation_flags(df: pl.DataFrame) -> pl.Series:
+    """Boolean per row: does this line continue the event above it (same stream)?
+
+    Expects columns ``text``, ``stream`` (any hashable key), ``ts`` and
+    ``ts_format``; rows must be in file order.
+    """
+    text = pl.col("text")
+    prev = lambda e: e.shift(1).over("stream")  # noqa: E731
+    blank = text.str.strip_chars().str.len_bytes() == 0
+    indented = text.str.contains(r"^[ \t]") & ~blank & ~text.str.contains(_INDENTED_BUT_OWN)
+    shapes = text.str.contains(_CONTINUATION_SHAPES)
+    chain = text.is_in(list(_CHAIN_MARKERS))
+    tb_start = text.str.starts_with("Traceback (most recent call last):")
+    tb_chained = tb_start & (prev(chain) | (prev(blank) & prev(prev(chain))))
+    opener = text.str.contains(_BLOCK_OPENERS)
+    stamped_outside = pl.col("ts").is_not_null() & ~pl.col("ts_format").is_in(
+        list(_BLOCK_TS_FORMATS_INSIDE)
+    ).fill_null(False)
+    block = (
+        pl.when(opener).then(pl.lit(True))
+        .when(stamped_outside).then(pl.lit(False))
+        .otherwise(pl.lit(None, dtype=pl.Boolean))
+        .forward_fill().over("stream")
+        .fill_null(False)
+    )
+    cont = (blank | indented | shapes | tb_chained | (block & ~opener)).fill_null(False)
+    # A blank line before a chained-exception marker belongs to the traceback too,
+    # and so does one before a NCCL WARN (NCCL prints "\n" before every WARN).
+    flags = df.select(
+        cont.alias("cont"),
+        indented.alias("indented"),
+        text.str.contains(_EXCEPTION_LINE).alias("exc_line"),
+        tb_start.alias("tb_start"),
+        pl.col("stream"),
+    )
+    # The exception line closing a traceback: right after an indented frame line
+    # of an event that began with "Traceback". Find each row's event opener.
+    flags = flags.with_columns(pl.col("cont").not_().cum_sum().over("stream").alias("eid"))
+    flags = flags.with_columns(
+        pl.col("tb_start").first().over(["stream", "eid"]).alias("in_tb")
+    )
+    closes_tb = (
+        ~pl.col("cont")
+        & pl.col("exc_line")
+        & pl.col("indented").shift(1).over("stream").fill_null(False)
+        & pl.col("in_tb").shift(1).over("stream").fill_null(False)
+    )
+    return flags.select((pl.col("cont") | closes_tb).alias("cont")).to_series()
+
+
+def fold(df: pl.DataFrame, carry_cols: list[str]) -> pl.DataFrame:
+    """Fold lines into events.
+
+    ``df`` has one row per (piece of a) line with ``line_no``, ``text``,
+    ``stream``, ``ts``, ``ts_format`` and ``carry_cols``. Returns one row per
+    event: ``line_no`` (first), ``line_end`` (last), ``message`` (lines joined by
+    ``\\n``, trailing blank lines dropped), ``ts``/``ts_format`` of the first
+    stamped line, and ``carry_cols`` of the first line.
+    """
+    if df.height == 0:
+        return df.select(
+            "line_no", pl.col("line_no").alias("line_end"), pl.col("text").alias("message"),
+            "ts", "ts_format", "stream", *carry_cols,
+        )
+    cont = continuation_flags(df)
+    df = df.with_columns(cont.alias("_cont"))
+    df = df.with_columns(
+        pl.col("_cont").not_().cum_sum().over("stream").alias("_eid"),
+        # rows of multi-line events: continuations and the lines they continue
+        (pl.col("_cont") | pl.col("_cont").shift(-1).over("stream").fill_null(False)).alias(
+            "_multi"
+        ),
+    )
+    singles = df.filter(~pl.col("_multi")).select(
+        "line_no",
+        pl.col("line_no").alias("line_end"),
+        pl.col("text").alias("message"),
+        "ts", "ts_format", "stream", *carry_cols,
+    )
+    multi = df.filter(pl.col("_multi"))
+    if multi.height:
+        # Trailing blank lines were folded in only to keep them out of the event list.
+        multi = multi.with_columns(
+            pl.col("text").str.strip_chars().str.len_bytes().gt(0).alias("_nonblank")
+        )
+        grouped = multi.group_by(["stream", "_eid"], maintain_order=True).agg(
+            pl.col("line_no").first(),
+            pl.col("line_no").filter(pl.col("_nonblank")).last().alias("line_end"),
+            pl.col("text").filter(
+                pl.int_range(pl.len()) <= pl.int_range(pl.len()).filter(pl.col("_nonblank")).last()
+            ).str.join("\n").alias("message"),
+            pl.col("ts").drop_nulls().first(),
+            pl.col("ts_format").drop_nulls().first(),
+            *[pl.col(c).first() for c in carry_cols],
+        )
+        grouped = grouped.with_columns(pl.col("line_end").fill_null(pl.col("line_no")))
+        singles = pl.concat([singles, grouped.select(singles.columns)], how="vertical_relaxed")
+    return singles.sort("line_no", maintain_order=True)

@@ -1,0 +1,477 @@
+"""Ingest: a job's logs -> one timeline (Parquet or DuckDB).
+
+Two stages, so that per-file work runs in parallel and job-wide facts can be
+applied afterwards without holding the timeline in memory:
+
+1. **Per file** (worker processes, one file at a time, streamed in batches):
+   read -> demux -> stamp -> fold -> classify -> template -> estimate missing
+   stamps, written as Parquet parts into a scratch directory.
+2. **Per job** (DuckDB over the parts, streaming): facts learned anywhere in the
+   job are applied everywhere (``correlator/sql/attribute.sql``): NCCL pid->rank,
+   torchrun tables, one-rank-per-file, node names; the year of year-less stamps;
+   then the timeline is written once, in its final schema.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from correlator.attribute import PathFacts, facts_from_path
+from correlator.classify import ATTR_TYPE, classify
+from correlator.demux import split_fused_mpi, split_glued_progress, strip_prefixes
+from correlator.discover import InputFile, discover
+from correlator.fold import fold
+from correlator.problems import Problem, ProblemLog
+from correlator.read import iter_line_batches
+from correlator.templates import templates
+from correlator.timeline import EVENT_SCHEMA, FILE_SCHEMA, SCHEMA_VERSION
+from correlator.timestamps import parse_timestamps
+
+# Year given to year-less stamps in stage 1; stage 2 moves them to the job's year.
+# A leap year, so "Feb 29" in a glog line still parses.
+PROVISIONAL_YEAR = 2000
+
+_CARRY = ["part", "rank", "local_rank", "task", "pid", "host", "ts_needs_year", "boot_s", "glued"]
+
+
+class NothingToRead(Exception):
+    """No input file yielded a single line."""
+
+
+@dataclass
+class IngestOptions:
+    tz: str = "UTC"
+    job: str | None = None  # defaults to the target's name
+    workers: int | None = None  # processes for stage 1; default: CPU count
+    batch_bytes: int = 64 << 20
+    max_line_bytes: int = 1 << 20
+    echo_problems: bool = True
+
+
+@dataclass
+class IngestResult:
+    job: str
+    files: int
+    events: int
+    lines: int
+    bytes_read: int
+    seconds: float
+    problems: ProblemLog = field(default_factory=ProblemLog)
+
+
+# --------------------------------------------------------------------------- stage 1
+
+
+@dataclass
+class _StreamState:
+    """What one file's previous batch leaves to the next: last stamp per stream."""
+
+    last_ts: pl.DataFrame | None = None
+    file_last_ts: pl.Expr = field(default_factory=lambda: pl.lit(None, dtype=pl.Datetime("us", "UTC")))
+    file_last_ny: pl.Expr = field(default_factory=lambda: pl.lit(None, dtype=pl.Boolean))
+
+
+def _stream_key() -> pl.Expr:
+    return pl.concat_str(
+        [pl.col(c).cast(pl.Utf8).fill_null("") for c in ("rank", "local_rank", "task", "host", "pid")],
+        separator="|",
+    ).alias("stream")
+
+
+def _lines_to_events(
+    lines: pl.Series, first_line_no: int, rel: str, facts: PathFacts, job: str, tz: str,
+    state: _StreamState,
+) -> pl.DataFrame:
+    df = pl.DataFrame(
+        {
+            "line_no": pl.int_range(first_line_no, first_line_no + len(lines), dtype=pl.Int64, eager=True),
+            "text": lines,
+        }
+    ).with_columns(pl.lit(0, dtype=pl.Int32).alias("part"))
+    df = split_fused_mpi(df)
+    df = strip_prefixes(df)
+    df = split_glued_progress(df)
+    if df.get_column("glued").any():
+        df = strip_prefixes(df, rows=df.get_column("glued"))
+
+    stamps = parse_timestamps(df.get_column("text"), tz=tz, default_year=PROVISIONAL_YEAR)
+    df = df.with_columns(
+        stamps.get_column("ts"),
+        stamps.get_column("ts_format").cast(pl.Utf8),
+        stamps.get_column("boot_s"),
+        stamps.get_column("ts_needs_year"),
+    )
+    if df.get_column("wrapper_ts").is_not_null().any():
+        wrapper = parse_timestamps(df.get_column("wrapper_ts").fill_null(""), tz="UTC").get_column("ts")
+        df = df.with_columns(pl.coalesce(pl.col("ts"), wrapper).alias("ts"))
+    df = df.with_columns(_stream_key())
+
+    ev = fold(df, carry_cols=_CARRY)
+    ev = ev.filter(pl.col("message").str.strip_chars().str.len_bytes() > 0)
+    ev = classify(ev)
+
+    # Path facts rank below the line's own prefix; Slurm's task id stands in for
+    # the rank only when nothing else names one (one task per rank).
+    ev = ev.with_columns(
+        pl.coalesce(pl.col("rank"), pl.lit(facts.rank, dtype=pl.Int32)).alias("rank"),
+        pl.coalesce(pl.col("local_rank"), pl.lit(facts.local_rank, dtype=pl.Int32)).alias("local_rank"),
+    ).with_columns(
+        pl.when(pl.col("rank").is_null() & pl.col("local_rank").is_null())
+        .then(pl.col("task"))
+        .otherwise(pl.col("rank"))
+        .alias("rank"),
+    )
+    if facts.node_level:
+        ev = ev.with_columns(pl.lit(None, dtype=pl.Int32).alias("rank"), pl.lit(None, dtype=pl.Int32).alias("local_rank"))
+
+    ev = _estimate_ts(ev, state)
+    extra = pl.concat_list(
+        [
+            pl.struct(pl.lit(k).alias("key"), v.cast(pl.Utf8).alias("value"))
+            for k, v in (
+                ("boot_s", pl.col("boot_s")),
+                ("task", pl.col("task")),
+                ("host", pl.col("host")),
+                ("glued_after_progress_bar", pl.when(pl.col("glued")).then(pl.lit("true"))),
+            )
+        ]
+    ).list.eval(pl.element().filter(pl.element().struct.field("value").is_not_null()))
+    needs_extra = (
+        pl.col("boot_s").is_not_null() | pl.col("task").is_not_null() | pl.col("host").is_not_null() | pl.col("glued")
+    )
+    ev = ev.with_columns(
+        pl.when(needs_extra)
+        .then(
+            pl.concat_list([pl.col("attrs"), extra]).list.eval(
+                pl.element().filter(pl.element().struct.field("key").is_first_distinct())
+            )
+        )
+        .otherwise(pl.col("attrs"))
+        .alias("attrs")
+    )
+    return ev.select(
+        pl.lit(job).alias("job"),
+        pl.coalesce(pl.col("host"), pl.lit(facts.node, dtype=pl.Utf8)).alias("node"),
+        pl.col("rank").cast(pl.Int32),
+        pl.col("local_rank").cast(pl.Int32),
+        pl.col("pid").cast(pl.Int32),
+        pl.col("source"),
+        pl.lit(rel).alias("file"),
+        pl.col("line_no"),
+        pl.col("ts"),
+        pl.col("ts_estimated"),
+        pl.col("level"),
+        templates(ev.get_column("message")).alias("template"),
+        pl.col("message"),
+        pl.col("attrs").cast(ATTR_TYPE),
+        pl.col("line_end"),
+        pl.col("kind"),
+        pl.col("ts_needs_year").fill_null(False),
+        pl.col("part"),
+    )
+
+
+def _estimate_ts(ev: pl.DataFrame, state: _StreamState) -> pl.DataFrame:
+    """Lines without a stamp take their stream's previous stamp, else the file's.
+
+    The stream (one process's output) is the better neighbour; the whole file
+    is the fallback for a stream that never stamps (a tee'd traceback whose
+    process logged its stamped lines without the prefix). Leading unstamped
+    lines take the next stamp instead. ``state`` carries the last stamps into
+    the file's next batch.
+    """
+    ev = ev.with_columns(pl.col("ts").is_null().alias("_no_ts"), pl.lit("").alias("_file"))
+    if state.last_ts is not None:
+        ev = ev.join(state.last_ts, on="stream", how="left")
+    else:
+        ev = ev.with_columns(
+            pl.lit(None, dtype=pl.Datetime("us", "UTC")).alias("_carry_ts"),
+            pl.lit(None, dtype=pl.Boolean).alias("_carry_ny"),
+        )
+    ts, ny = pl.col("ts"), pl.col("ts_needs_year")
+    ev = ev.sort(["line_no", "part"], maintain_order=True).with_columns(
+        pl.coalesce(
+            ts, ts.forward_fill().over("stream"), "_carry_ts", ts.forward_fill(),
+            state.file_last_ts, ts.backward_fill().over("stream"), ts.backward_fill(),
+        ).alias("ts"),
+        pl.coalesce(
+            ny, ny.forward_fill().over("stream"), "_carry_ny", ny.forward_fill(),
+            state.file_last_ny, ny.backward_fill().over("stream"), ny.backward_fill(),
+        ).alias("ts_needs_year"),
+    ).with_columns((pl.col("_no_ts") & pl.col("ts").is_not_null()).alias("ts_estimated"))
+    stamped = ev.filter(pl.col("ts").is_not_null())
+    if stamped.height:
+        state.last_ts = stamped.group_by("stream").agg(
+            pl.col("ts").last().alias("_carry_ts"), pl.col("ts_needs_year").last().alias("_carry_ny")
+        )
+        state.file_last_ts = pl.lit(stamped.get_column("ts")[-1], dtype=pl.Datetime("us", "UTC"))
+        state.file_last_ny = pl.lit(stamped.get_column("ts_needs_year")[-1], dtype=pl.Boolean)
+    return ev.drop("_no_ts", "_file", "_carry_ts", "_carry_ny")
+
+
+_STAGE1_SCHEMA = pa.schema(
+    [
+        *[f for f in EVENT_SCHEMA if f.name not in ("ts_aligned", "attrs")],
+        pa.field("attrs", pa.list_(pa.struct([("key", pa.string()), ("value", pa.string())]))),
+        pa.field("ts_needs_year", pa.bool_()),
+        pa.field("part", pa.int32()),
+    ]
+)
+
+
+def _file_events(f: InputFile, job: str, tz: str, opts: IngestOptions, problems: ProblemLog) -> Iterator[pa.Table]:
+    facts = facts_from_path(f.rel)
+    state = _StreamState()
+    for batch in iter_line_batches(f, problems, batch_bytes=opts.batch_bytes, max_line_bytes=opts.max_line_bytes):
+        if len(batch.lines) == 0:
+            continue
+        try:
+            ev = _lines_to_events(batch.lines, batch.first_line_no, f.rel, facts, job, tz, state)
+        except Exception as exc:  # a parser bug must not lose the file: keep raw lines
+            problems.add(
+                Problem(f.rel, f"could not parse lines {batch.first_line_no}-"
+                        f"{batch.first_line_no + len(batch.lines) - 1}: {exc!r}", "kept as raw lines",
+                        batch.first_line_no)
+            )
+            ev = _raw_events(batch.lines, batch.first_line_no, f.rel, job)
+        yield ev.select(_STAGE1_SCHEMA.names).to_arrow().cast(_STAGE1_SCHEMA)
+
+
+def _raw_events(lines: pl.Series, first: int, rel: str, job: str) -> pl.DataFrame:
+    n = len(lines)
+    line_no = pl.int_range(first, first + n, dtype=pl.Int64, eager=True)
+    return pl.DataFrame(
+        {
+            "job": [job] * n, "node": pl.Series([None] * n, dtype=pl.Utf8),
+            "rank": pl.Series([None] * n, dtype=pl.Int32), "local_rank": pl.Series([None] * n, dtype=pl.Int32),
+            "pid": pl.Series([None] * n, dtype=pl.Int32), "source": ["unknown"] * n, "file": [rel] * n,
+            "line_no": line_no, "ts": pl.Series([None] * n, dtype=pl.Datetime("us", "UTC")),
+            "ts_estimated": [False] * n, "level": pl.Series([None] * n, dtype=pl.Utf8),
+            "template": lines, "message": lines, "attrs": pl.Series([[]] * n, dtype=ATTR_TYPE),
+            "line_end": line_no, "kind": pl.Series([None] * n, dtype=pl.Utf8),
+            "ts_needs_year": [False] * n, "part": pl.Series([0] * n, dtype=pl.Int32),
+        }
+    )
+
+
+# Inherited by forked workers: InputFile.open closures cannot be pickled.
+_WORK: dict[str, object] = {}
+
+
+def _work_on(index: int) -> tuple[int, list[Problem], int, int]:
+    files: list[InputFile] = _WORK["files"]  # type: ignore[assignment]
+    f = files[index]
+    job, opts, scratch = _WORK["job"], _WORK["opts"], _WORK["scratch"]
+    problems = ProblemLog(echo=False)
+    events = lines = 0
+    writer = None
+    path = Path(scratch) / f"part-{index:06d}.parquet"  # type: ignore[arg-type]
+    try:
+        for table in _file_events(f, job, opts.tz, opts, problems):  # type: ignore[arg-type, union-attr]
+            if writer is None:
+                writer = pq.ParquetWriter(path, _STAGE1_SCHEMA, compression="lz4")
+            writer.write_table(table)
+            events += table.num_rows
+            if table.num_rows:
+                lines = max(lines, int(pa.compute.max(table.column("line_end")).as_py() or 0))
+    except Exception as exc:  # never let one file stop the job
+        problems.add(Problem(f.rel, f"could not ingest: {exc!r}", "skipped the rest of the file"))
+    finally:
+        if writer is not None:
+            writer.close()
+    return index, problems.items, events, lines
+
+
+def ingest(
+    target: str | Path,
+    *,
+    out_parquet: str | Path | None = None,
+    out_db: str | Path | None = None,
+    options: IngestOptions | None = None,
+) -> IngestResult:
+    """Ingest ``target`` (directory, file, archive or ``-``) into Parquet and/or DuckDB."""
+    opts = options or IngestOptions()
+    started = time.perf_counter()
+    problems = ProblemLog(echo=opts.echo_problems)
+    job = opts.job or _job_name(target)
+    files = discover(target, problems)
+    scratch = tempfile.mkdtemp(prefix="correlator-")
+    try:
+        per_file = _run_stage1(files, job, opts, scratch, problems)
+        total_events = sum(e for e, _ in per_file.values())
+        if total_events == 0:
+            raise NothingToRead(_nothing_message(target, files, problems))
+        result = IngestResult(
+            job=job, files=len(files), events=0,
+            lines=sum(n for _, n in per_file.values()),
+            bytes_read=sum(f.size for f in files), seconds=0.0, problems=problems,
+        )
+        con = _stage2(scratch, files, per_file, problems, opts)
+        result.events = con.execute("SELECT count(*) FROM events").fetchone()[0]
+        if out_parquet is not None:
+            write_parquet(con, Path(out_parquet))
+        if out_db is not None:
+            write_duckdb(con, Path(out_db))
+        con.close()
+        result.seconds = time.perf_counter() - started
+        return result
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _job_name(target: str | Path) -> str:
+    if str(target) == "-":
+        return "stdin"
+    p = Path(target).resolve()
+    name = p.name
+    for suffix in (".gz", ".tgz", ".zst", ".bz2", ".xz", ".tar"):
+        name = name.removesuffix(suffix)
+    return name or "job"
+
+
+def _nothing_message(target: str | Path, files: list[InputFile], problems: ProblemLog) -> str:
+    if not files:
+        why = "no readable log files were found"
+    else:
+        why = f"{len(files)} file(s) found but none had a line of text"
+    listed = "; ".join(str(p) for p in problems.items[:5])
+    return f"nothing could be read from {target}: {why}" + (f" ({listed})" if listed else "")
+
+
+def _run_stage1(
+    files: list[InputFile], job: str, opts: IngestOptions, scratch: str, problems: ProblemLog
+) -> dict[int, tuple[int, int]]:
+    _WORK.update(files=files, job=job, opts=opts, scratch=scratch)
+    workers = max(1, min(opts.workers or os.cpu_count() or 1, len(files)))
+    results: dict[int, tuple[int, int]] = {}
+    # Biggest files first so the last worker is not left with the giant one.
+    order = sorted(range(len(files)), key=lambda i: -files[i].size)
+    if workers == 1:
+        outcomes = map(_work_on, order)
+    else:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("fork"))
+        outcomes = pool.map(_work_on, order)
+    try:
+        for index, file_problems, events, lines in outcomes:
+            problems.extend(file_problems)
+            results[index] = (events, lines)
+    finally:
+        if workers > 1:
+            pool.shutdown()
+        _WORK.clear()
+    return results
+
+
+# --------------------------------------------------------------------------- stage 2
+
+
+def _stage2(
+    scratch: str, files: list[InputFile], per_file: dict[int, tuple[int, int]], problems: ProblemLog,
+    opts: IngestOptions,
+) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    con.execute(f"SET temp_directory = '{scratch}/duck'")
+    con.execute("SET preserve_insertion_order = true")
+    parts = sorted(str(p) for p in Path(scratch).glob("part-*.parquet"))
+    con.execute(f"CREATE VIEW raw_events AS SELECT * FROM read_parquet({parts!r})")
+    sql = resources.files("correlator").joinpath("sql/attribute.sql").read_text()
+    con.execute(sql.replace("$PROVISIONAL_YEAR", str(PROVISIONAL_YEAR)))
+    files_tbl = _files_table(con, files, per_file, problems)
+    con.register("files_arrow", files_tbl)
+    con.execute("CREATE TABLE files AS SELECT * FROM files_arrow")
+    con.register("problems_arrow", problems.to_arrow())
+    con.execute("CREATE TABLE problems AS SELECT * FROM problems_arrow")
+    return con
+
+
+def _files_table(
+    con: duckdb.DuckDBPyConnection, files: list[InputFile], per_file: dict[int, tuple[int, int]],
+    problems: ProblemLog,
+) -> pa.Table:
+    agg = con.execute(
+        """SELECT file, count(*) AS events,
+                  list(DISTINCT source ORDER BY source) AS sources,
+                  list(DISTINCT rank ORDER BY rank) FILTER (WHERE rank IS NOT NULL) AS ranks,
+                  list(DISTINCT node ORDER BY node) FILTER (WHERE node IS NOT NULL) AS nodes
+           FROM events GROUP BY file"""
+    ).fetchall()
+    by_file = {row[0]: row[1:] for row in agg}
+    problem_counts: dict[str, int] = {}
+    for p in problems.items:
+        problem_counts[p.file] = problem_counts.get(p.file, 0) + 1
+    rows = []
+    for i, f in enumerate(files):
+        events, sources, ranks, nodes = by_file.get(f.rel, (0, [], [], []))
+        rows.append(
+            {
+                "file": f.rel, "size": f.size, "compression": f.compression,
+                "lines": per_file.get(i, (0, 0))[1], "events": events,
+                "sources": sources or [], "ranks": ranks or [], "nodes": nodes or [],
+                "problems": problem_counts.pop(f.rel, 0),
+            }
+        )
+    # problems about paths that never became input files (skipped binaries, bad links)
+    for rel, count in problem_counts.items():
+        rows.append(
+            {"file": rel, "size": None, "compression": None, "lines": 0, "events": 0,
+             "sources": [], "ranks": [], "nodes": [], "problems": count}
+        )
+    return pa.Table.from_pylist(rows, schema=FILE_SCHEMA)
+
+
+def _metadata(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    files = con.execute("SELECT * FROM files").to_arrow_table()
+    problems = con.execute("SELECT * FROM problems").to_arrow_table()
+    return {
+        "correlator.schema_version": str(SCHEMA_VERSION),
+        "correlator.files": json.dumps(files.to_pylist(), default=str),
+        "correlator.problems": json.dumps(problems.to_pylist(), default=str),
+    }
+
+
+def write_parquet(con: duckdb.DuckDBPyConnection, out: Path) -> None:
+    """Write the timeline; ``files`` and ``problems`` travel in the Parquet metadata."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    meta = _metadata(con)
+    kv = ", ".join(f"'{k}': {_sql_str(v)}" for k, v in meta.items())
+    con.execute(
+        f"COPY (SELECT * FROM events) TO {_sql_str(str(tmp))} "
+        f"(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 250000, KV_METADATA {{{kv}}})"
+    )
+    tmp.replace(out)
+
+
+def write_duckdb(con: duckdb.DuckDBPyConnection, out: Path) -> None:
+    """Write a plain DuckDB database with tables ``events``, ``files``, ``problems``."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    con.execute(f"ATTACH {_sql_str(str(tmp))} AS outdb")
+    for table in ("events", "files", "problems"):
+        con.execute(f"CREATE TABLE outdb.{table} AS SELECT * FROM {table}")
+    con.execute(
+        "CREATE TABLE outdb.meta AS SELECT 'correlator.schema_version' AS key, "
+        f"'{SCHEMA_VERSION}' AS value"
+    )
+    con.execute("DETACH outdb")
+    tmp.replace(out)
+
+
+def _sql_str(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"

@@ -1,0 +1,96 @@
+"""Open a timeline for SQL: a Parquet file, a DuckDB file, or logs ingested on the fly.
+
+Whatever the input, the connection has the same three views: ``events`` (the
+timeline), ``files`` (one row per input file) and ``problems`` (every input
+problem and what was done about it).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+
+from correlator.ingest import IngestOptions, ingest
+from correlator.problems import PROBLEM_SCHEMA
+from correlator.timeline import FILE_SCHEMA, SCHEMA_VERSION
+
+_PARQUET_MAGIC = b"PAR1"
+_DUCKDB_MAGIC = b"DUCK"
+
+
+class NotATimeline(Exception):
+    pass
+
+
+def kind_of(target: str) -> str:
+    """'parquet', 'duckdb' or 'logs' (anything ingest can read)."""
+    if target == "-":
+        return "logs"
+    p = Path(target)
+    if p.is_file():
+        with p.open("rb") as fh:
+            head = fh.read(16)
+        if head[:4] == _PARQUET_MAGIC:
+            return "parquet"
+        if head[8:12] == _DUCKDB_MAGIC:
+            return "duckdb"
+    return "logs"
+
+
+def _sql_str(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def _attach_parquet(con: duckdb.DuckDBPyConnection, path: str) -> None:
+    meta = {
+        row[0].decode() if isinstance(row[0], bytes) else row[0]: row[1]
+        for row in con.execute(
+            f"SELECT key, value FROM parquet_kv_metadata({_sql_str(path)})"
+        ).fetchall()
+    }
+    version = meta.get("correlator.schema_version")
+    if version is not None:
+        version = version.decode() if isinstance(version, bytes) else version
+        if int(version) > SCHEMA_VERSION:
+            raise NotATimeline(
+                f"{path} has timeline schema {version}; this correlator reads up to {SCHEMA_VERSION}"
+            )
+    con.execute(f"CREATE VIEW events AS SELECT * FROM read_parquet({_sql_str(path)})")
+    for name, schema in (("files", FILE_SCHEMA), ("problems", PROBLEM_SCHEMA)):
+        raw = meta.get(f"correlator.{name}")
+        rows = json.loads(raw.decode() if isinstance(raw, bytes) else raw) if raw else []
+        con.register(f"_{name}", pa.Table.from_pylist(rows, schema=schema))
+        con.execute(f"CREATE TABLE {name} AS SELECT * FROM _{name}")
+        con.unregister(f"_{name}")
+
+
+@contextmanager
+def open_timeline(target: str, options: IngestOptions | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A DuckDB connection with ``events``, ``files`` and ``problems`` for ``target``."""
+    kind = kind_of(target)
+    con = duckdb.connect()
+    scratch = None
+    try:
+        if kind == "duckdb":
+            con.execute(f"ATTACH {_sql_str(target)} AS tl (READ_ONLY)")
+            for name in ("events", "files", "problems"):
+                con.execute(f"CREATE VIEW {name} AS SELECT * FROM tl.{name}")
+        else:
+            path = target
+            if kind == "logs":
+                scratch = tempfile.mkdtemp(prefix="correlator-sql-")
+                path = str(Path(scratch) / "timeline.parquet")
+                ingest(target, out_parquet=path, options=options)
+            _attach_parquet(con, path)
+        yield con
+    finally:
+        con.close()
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)

@@ -1,0 +1,78 @@
+"""The timeline: the one contract between ingest and everything after it.
+
+One row per event. Columns are those of ``DESIGN.md``; columns may be added but
+never renamed without a migration note here. ``SCHEMA_VERSION`` is stored in the
+Parquet metadata so readers can refuse a timeline they do not understand.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+SCHEMA_VERSION = 1
+
+# Sources every parser may emit; "app" is the job's own printing, "unknown" the rest.
+SOURCES = (
+    "nccl", "c10d", "torchrun", "deepspeed", "accelerate", "transformers", "python",
+    "nvidia_smi", "collect_env", "kernel", "slurm", "app", "unknown",
+)
+LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+EVENT_SCHEMA = pa.schema(
+    [
+        ("job", pa.string()),
+        ("node", pa.string()),
+        ("rank", pa.int32()),
+        ("local_rank", pa.int32()),
+        ("pid", pa.int32()),
+        ("source", pa.string()),
+        ("file", pa.string()),
+        ("line_no", pa.int64()),
+        ("ts", pa.timestamp("us", tz="UTC")),
+        ("ts_estimated", pa.bool_()),
+        ("ts_aligned", pa.timestamp("us", tz="UTC")),
+        ("level", pa.string()),
+        ("template", pa.string()),
+        ("message", pa.string()),
+        ("attrs", pa.map_(pa.string(), pa.string())),
+        # Added beyond DESIGN.md (allowed: "more may be added"):
+        # last physical line of a folded event, so evidence can cite file:a-b
+        ("line_end", pa.int64()),
+        # the parser pattern that recognised the event (e.g. "c10d.watchdog_timeout")
+        ("kind", pa.string()),
+    ]
+)
+
+COLUMN_DOCS = {
+    "job": "job name (the analysed directory, or its subdirectory in batch mode)",
+    "node": "host name; null when no evidence names it",
+    "rank": "global rank; null for node-level files (dmesg, nvidia-smi, collect_env)",
+    "local_rank": "rank within the node (torchrun [defaultN]:, --log-dir tree)",
+    "pid": "process id of the printing process",
+    "source": "log source: " + ", ".join(SOURCES),
+    "file": "path relative to the analysed directory",
+    "line_no": "1-based line of the event's first line in that file",
+    "ts": "timestamp as printed, normalised to UTC",
+    "ts_estimated": "true where ts was inferred from neighbouring lines",
+    "ts_aligned": "ts after per-node clock-skew correction (equals ts until aligned)",
+    "level": "DEBUG, INFO, WARNING, ERROR, CRITICAL",
+    "template": "message with variable parts masked",
+    "message": "the event's full text (all folded lines)",
+    "attrs": "structured fields a parser extracted",
+    "line_end": "last physical line of the event",
+    "kind": "parser pattern that recognised the event, e.g. c10d.watchdog_timeout",
+}
+
+FILE_SCHEMA = pa.schema(
+    [
+        ("file", pa.string()),
+        ("size", pa.int64()),
+        ("compression", pa.string()),
+        ("lines", pa.int64()),
+        ("events", pa.int64()),
+        ("sources", pa.list_(pa.string())),
+        ("ranks", pa.list_(pa.int32())),
+        ("nodes", pa.list_(pa.string())),
+        ("problems", pa.int64()),
+    ]
+)

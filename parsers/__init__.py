@@ -1,0 +1,25 @@
+"""One module per log source; each declares ``SOURCE`` and ``PATTERNS`` (see ``base``).
+
+Registry order matters only between *specific* patterns that can match the same
+event: the earlier module wins (NCCL's own socket error beats gloo's generic one).
+"""
+
+from parsers import (
+    accelerate,
+    app,
+    c10d,
+    collect_env,
+    deepspeed,
+    kernel,
+    nccl,
+    nvidia_smi,
+    python,
+    slurm,
+    torchrun,
+)
+from parsers.base import LEVEL_WORDS, Pattern
+
+MODULES = (nccl, c10d, torchrun, deepspeed, accelerate, kernel, nvidia_smi, collect_env, slurm, python, app)
+PATTERNS: tuple[Pattern, ...] = tuple(p for m in MODULES for p in m.PATTERNS)
+
+__all__ = ["LEVEL_WORDS", "MODULES", "PATTERNS", "Pattern"]

@@ -1,0 +1,59 @@
+"""What a parser is: declarations, not code.
+
+A parser module declares ``SOURCE`` and a tuple of ``Pattern``s. The engine
+(``correlator.classify``) applies every pattern to whole columns at once:
+
+1. one Aho-Corasick pass finds, for every event, which ``triggers`` (plain
+   substrings) occur in it;
+2. each pattern's regex then runs only on the events that contain one of its
+   triggers, and its named groups become ``attrs``;
+3. the first matching pattern (in registry order) names the event's ``kind``,
+   and may set its ``source`` and ``level``.
+
+So a pattern costs nothing on lines that cannot match it, and adding a log
+format means adding a declaration, like lnav's format files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Pattern:
+    name: str  # "<source>.<what>", becomes the event's ``kind``
+    triggers: tuple[str, ...]  # literal substrings; the regex only runs where one occurs
+    regex: str | None = None  # Rust-regex syntax; named groups -> attrs
+    source: str | None = None  # sets the event's source when this pattern matches
+    level: str | None = None  # sets the event's level when this pattern matches
+    # attrs copied into event columns when the column is still null
+    # (e.g. {"pid": "pid"}); never used for numbers that only look like a rank
+    fills: dict[str, str] = field(default_factory=dict)
+    # An envelope recognises a line's *shape* (a NCCL header, a logging prefix, a
+    # traceback) rather than what it says; any other matching pattern names the
+    # event's kind before an envelope does (the OOM line beats its traceback).
+    envelope: bool = False
+    # Block parsers (tables, -q dumps, collect_env): a function from the event's
+    # message to attrs, run only on the few events this pattern matched.
+    post: Callable[[str], dict[str, str]] | None = None
+    examples: tuple[str, ...] = ()  # real lines that must match (tested)
+    near_misses: tuple[str, ...] = ()  # lines that must not match (tested)
+
+    def __post_init__(self) -> None:
+        if not self.triggers:
+            raise ValueError(f"pattern {self.name}: at least one trigger is required")
+        if self.regex is None and self.fills:
+            raise ValueError(f"pattern {self.name}: fills need a regex")
+
+
+# Level words as the sources print them -> the timeline's vocabulary.
+LEVEL_WORDS = {
+    "DEBUG": "DEBUG", "V": "DEBUG", "TRACE": "DEBUG", "D": "DEBUG",
+    "INFO": "INFO", "I": "INFO", "CALL": "DEBUG",
+    "WARNING": "WARNING", "WARN": "WARNING", "W": "WARNING",
+    "ERROR": "ERROR", "E": "ERROR", "ERR": "ERROR",
+    "CRITICAL": "CRITICAL", "FATAL": "CRITICAL", "F": "CRITICAL", "C": "CRITICAL",
+    "emerg": "CRITICAL", "alert": "CRITICAL", "crit": "CRITICAL", "err": "ERROR",
+    "warn": "WARNING", "notice": "INFO", "info": "INFO", "debug": "DEBUG",
+}

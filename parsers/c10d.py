@@ -1,0 +1,208 @@
+"""PyTorch distributed (c10d): ProcessGroupNCCL/Gloo, watchdog, TCPStore; ../shared/formats/02-pytorch-c10d.md.
+
+``[Rank N]`` / ``[PG ... Rank N]`` inside these messages is the rank *within the
+process group*, so it is kept as ``pg_rank`` and never fills the global rank.
+"""
+
+from parsers.base import Pattern
+
+SOURCE = "c10d"
+
+_PG = r"\[(?:(?P<pg>PG [^\]]*?) )?Rank (?P<pg_rank>\d+)\]"
+_C10D_FILES = (
+    "ProcessGroupNCCL", "ProcessGroupGloo", "ProcessGroupWrapper", "TCPStore", "socket.cpp",
+    "NCCLUtils", "TraceUtils", "Utils.hpp", "FlightRecorder", "Backend.cpp", "reducer.cpp",
+    "TCPStoreLibUvBackend",
+)
+
+PATTERNS = (
+    Pattern(
+        "c10d.cpp_log",
+        envelope=True,
+        triggers=tuple(f"{f}" for f in _C10D_FILES),
+        regex=(
+            r"^\[?(?P<lvl>[EWIF])(?:\d{3,4} \d\d:\d\d:\d\d\.\d+(?: \d+)?)? ?"
+            r"(?P<cpp_src>(?:[\w/.-]*/)?\w+\.(?:cpp|hpp|h|cc):\d+)\]"
+        ),
+        source=SOURCE,
+        examples=(
+            "[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout",
+            "[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught collective operation timeout",
+            "E0927 12:07:22.643702 1012209 ProcessGroupNCCL.cpp:1356] [PG ID 0 PG GUID 0(default_pg) Rank 0] ProcessGroupNCCL preparing to dump debug info.",
+        ),
+    ),
+    Pattern(
+        "c10d.watchdog_timeout",
+        triggers=("Watchdog caught collective operation timeout",),
+        regex=(
+            _PG + r" Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=(?P<seq_num>\d+), "
+            r"OpType=(?P<op_type>\w+)(?:, NumelIn=(?P<numel_in>\d+), NumelOut=(?P<numel_out>\d+))?, "
+            r"Timeout\(ms\)=(?P<timeout_ms>\d+)\) ran for (?P<ran_for_ms>\d+) milliseconds"
+        ),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "[rank1]:[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=808, OpType=ALLREDUCE, NumelIn=9801523, NumelOut=9801523, Timeout(ms)=600000) ran for 600020 milliseconds before timing out.",
+            "[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=469508, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1802212 milliseconds before timing out.",
+        ),
+    ),
+    Pattern(
+        "c10d.watchdog_exception",
+        triggers=("detected by watchdog at work:",),
+        regex=(
+            _PG + r" Exception \(either an error or timeout\) detected by watchdog at work: "
+            r"(?P<seq_num>-?\d+), last enqueued NCCL work: (?P<last_enqueued>-?\d+), "
+            r"last completed NCCL work: (?P<last_completed>-?\d+)"
+        ),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "[rank4]:[E318 07:39:53.792772442 ProcessGroupNCCL.cpp:1785] [PG ID 2 PG GUID 9 Rank 4] Exception (either an error or timeout) detected by watchdog at work: 610, last enqueued NCCL work: 616, last completed NCCL work: 609.",
+        ),
+    ),
+    Pattern(
+        "c10d.timeout_at_work",
+        triggers=("Timeout at NCCL work:",),
+        regex=(
+            _PG + r" Timeout at NCCL work: (?P<seq_num>-?\d+), last enqueued NCCL work: "
+            r"(?P<last_enqueued>-?\d+), last completed NCCL work: (?P<last_completed>-?\d+)"
+        ),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "[rank10]:[E ProcessGroupNCCL.cpp:1537] [PG 1 Rank 10] Timeout at NCCL work: 15734, last enqueued NCCL work: 15735, last completed NCCL work: 15733.",
+        ),
+    ),
+    Pattern(
+        "c10d.failure_detected",
+        triggers=("failure detected by watchdog at work sequence id",),
+        regex=(
+            _PG + r"\s+failure detected by watchdog at work sequence id: (?P<seq_num>-?\d+) "
+            r"PG status: last enqueued work: (?P<last_enqueued>-?\d+), last completed work: (?P<last_completed>-?\d+)"
+        ),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "[rank0]:[E1213 17:24:49.082111648 ProcessGroupNCCL.cpp:2241] [PG ID 0 PG GUID 0(default_pg) Rank 0]  failure detected by watchdog at work sequence id: 716 PG status: last enqueued work: 747, last completed work: 715",
+        ),
+    ),
+    Pattern(
+        "c10d.dump_signal",
+        triggers=("Received a dump signal", "First PG on this rank to signal dumping"),
+        regex=r"(?:Received a dump signal due to a collective timeout from (?P<dump_from>this local rank|rank \d+)|(?P<first_to_dump>First PG on this rank to signal dumping))",
+        source=SOURCE,
+    ),
+    Pattern(
+        "c10d.blocking_wait_timeout",
+        triggers=("timed out in blocking wait",),
+        regex=r"Work WorkNCCL\(SeqNum=(?P<seq_num>\d+), OpType=(?P<op_type>\w+).*?Timeout\(ms\)=(?P<timeout_ms>\d+)\) timed out in blocking wait",
+        source=SOURCE,
+        level="ERROR",
+    ),
+    Pattern(
+        "c10d.watchdog_stuck",
+        triggers=("watchdog got stuck for",),
+        regex=r"watchdog got stuck for (?P<stuck_s>\d+) seconds",
+        source=SOURCE,
+        level="ERROR",
+    ),
+    Pattern(
+        "c10d.taking_process_down",
+        triggers=("we are taking the entire process down",),
+        source=SOURCE,
+        level="ERROR",
+    ),
+    Pattern(
+        "c10d.nccl_error",
+        triggers=("NCCL error in:", "NCCL error: "),
+        regex=(
+            r"NCCL error(?: in: (?P<where>\S+),|:) (?P<nccl_error>[^,\n]+?)(?: \(run with [^)]*\))?"
+            r"(?: - please report this issue to the NCCL developers)?, NCCL version (?P<nccl_version>[\d.]+)"
+        ),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, remote process exited or there was a network error, NCCL version 2.21.5",
+            "  what():  NCCL error: unhandled system error, NCCL version 2.14.3",
+        ),
+    ),
+    Pattern(
+        "c10d.socket_connect_failed",
+        triggers=("The client socket has failed to connect", "The client socket has timed out after"),
+        regex=r"The client socket has (?:failed to connect to (?:any network address of )?|timed out after (?P<timeout>\S+) while trying to connect to )(?P<peer>.+?)\.?(?: \(errno: (?P<errno>\d+) - (?P<error_text>[^)]*)\))?\.?$",
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "[E socket.cpp:860] [c10d] The client socket has timed out after 60s while trying to connect to 192.0.0.1:1234",
+        ),
+    ),
+    Pattern(
+        "c10d.tcpstore_connect_timeout",
+        triggers=("TCP client failed to connect/validate to host",),
+        regex=r"to host (?P<peer>\S+?):(?P<port>\d+) - timed out \(try=(?P<try>\d+), timeout=(?P<timeout_ms>\d+)ms\)",
+        source=SOURCE,
+        level="ERROR",
+    ),
+    Pattern(
+        "c10d.store_gone",
+        triggers=(
+            'Failed to check the "should dump" flag on TCPStore', "sendBytes failed on",
+            "recvValue failed on", "Read callback failed",
+        ),
+        regex=r"(?:remote=\[?(?P<peer>[^\]\s]*)\]?:(?P<port>\d+)\)?)?: ?(?P<error_text>Broken pipe|Connection reset by peer|end of file)?",
+        source=SOURCE,
+    ),
+    Pattern(
+        "c10d.collective_mismatch",
+        triggers=("Detected mismatch between collectives on ranks",),
+        regex=(
+            r"Detected mismatch between collectives on ranks\. Rank (?P<peer_rank>\d+) is running "
+            r"(?:inconsistent )?collective: CollectiveFingerPrint\((?P<fingerprint>[^)]*?(?:\([^)]*\)[^)]*?)*)\)"
+            r"(?:, but Rank (?P<other_rank>\d+) is running collective: CollectiveFingerPrint\((?P<other_fingerprint>[^)]*)\))?"
+        ),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "  RuntimeError: Detected mismatch between collectives on ranks. Rank 1 is running collective: CollectiveFingerPrint(SequenceNumber=1OpType=BARRIER), but Rank 2 is running collective: CollectiveFingerPrint(SequenceNumber=0OpType=BARRIER).Collectives di",
+        ),
+    ),
+    Pattern(
+        "c10d.desync_report",
+        triggers=("are the lagging ranks that caused this timeout", "the lagging/dead/mismatched ranks that caused the desync"),
+        regex=r"\[(?P<lagging_ranks>[\d, ]+)\] (?:are the lagging ranks|joined but didn't finish collective #(?P<lag_seq>\d+))",
+        source=SOURCE,
+        level="ERROR",
+    ),
+    Pattern(
+        "c10d.monitored_barrier_failed",
+        triggers=("failed to pass monitoredBarrier",),
+        regex=r"Rank (?P<peer_rank>\d+) failed to pass monitoredBarrier in (?P<timeout_ms>\d+) ms",
+        source=SOURCE,
+        level="ERROR",
+    ),
+    Pattern(
+        "c10d.gloo_timeout",
+        triggers=("Timed out waiting",),
+        regex=r"\[(?P<gloo_src>[^\]]*gloo[^\]]*)\] Timed out waiting (?P<timeout_ms>\d+)ms for (?P<op>\w+) operation to complete",
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "[rank2]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete",
+        ),
+    ),
+    Pattern(
+        "c10d.gloo_peer_closed",
+        triggers=("Connection closed by peer", "Connection reset by peer"),
+        regex=r"(?:\[(?P<gloo_src>[^\]]*)\] )?(?P<error_text>Connection (?:closed|reset) by peer)(?: \[?(?P<peer>[^\]\s]+)\]?:(?P<peer_port>\d+))?",
+        source=SOURCE,
+        level="ERROR",
+    ),
+    Pattern(
+        "c10d.dist_backend_error",
+        envelope=True,
+        triggers=("DistBackendError", "DistNetworkError", "DistStoreError"),
+        regex=r"(?P<exc_type>torch\.distributed\.\w+|c10::\w+)",
+        source=SOURCE,
+        level="ERROR",
+    ),
+)

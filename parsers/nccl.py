@@ -1,0 +1,106 @@
+"""NCCL debug output (``NCCL_DEBUG=INFO|WARN``): see ../shared/formats/01-nccl.md.
+
+The ``host:pid:tid [dev]`` header is parsed for every NCCL line; ``[dev]`` is the
+CUDA device of the calling thread, not a rank. Ranks appear only inside init
+lines (``comm ... rank N nranks M``), which ``correlator.attribute`` joins back
+to every line of the same host and pid.
+"""
+
+from parsers.base import Pattern
+
+SOURCE = "nccl"
+
+_HEADER = (
+    r"^(?:\[[^\]]*\] )?(?P<host>[^\s:\[\]]+):(?P<pid>\d+):(?P<tid>\d+)"
+    r"(?: \[(?P<cuda_dev>\d+)\])?(?: [\d.]+)?(?: (?P<nccl_src>[\w./+-]+:\d+)(?: \([^)]*\))?)?"
+    r" NCCL (?P<lvl>INFO|WARN|CALL|TRACE)\b"
+)
+
+PATTERNS = (
+    Pattern(
+        "nccl.line",
+        envelope=True,
+        triggers=(" NCCL INFO", " NCCL WARN", " NCCL CALL", " NCCL TRACE"),
+        regex=_HEADER,
+        source=SOURCE,
+        fills={"pid": "pid"},
+        examples=(
+            "PHLRR4036:24141:24296 [2] ib_plugin.c:978 NCCL WARN NET/IB : Got completion from peer 10.226.98.98<48598> with error 12, opcode 0, len 0, vendor err 129",
+            "[2026-05-05 06:16:47] node-01:189884:189884 [3] plugin/net.cc:334 NCCL WARN Failed to initialize any NET plugin",
+            "node-01:986207:986207 NCCL CALL ncclGroupStart()",
+        ),
+        near_misses=("NCCL INFO without a header",),
+    ),
+    Pattern(
+        "nccl.version",
+        triggers=("NCCL version ",),
+        regex=r"NCCL version (?P<nccl_version>\d+\.\d+\.\d+[^\s,]*)",
+        source=SOURCE,
+        examples=("NCCL version 2.13.4+cuda11.7",),
+    ),
+    Pattern(
+        "nccl.comm_init",
+        triggers=("- Init COMPLETE", "- Init START"),
+        regex=(
+            r"comm (?P<comm>0x[0-9a-fA-F.]+) rank (?P<comm_rank>\d+) nranks (?P<nranks>\d+)"
+            r" cudaDev (?P<cuda_dev>\d+)(?: nvmlDev \d+)? busId (?P<bus_id>[0-9a-fA-FX]+)"
+            r"(?: commId (?P<comm_id>0x[0-9a-fA-F.]+))? - Init (?P<phase>START|COMPLETE)"
+        ),
+        source=SOURCE,
+        examples=(
+            "A03-R28-I49-3-9000018:193027:193119 [7] NCCL INFO comm 0x7fdf08000d00 rank 15 nranks 16 cudaDev 7 busId e7000 - Init COMPLETE",
+            "kolyoz2:25146:25827 [0] NCCL INFO ncclCommInitRank comm 0x559d5aa8ca00 rank 4 nranks 8 cudaDev 0 nvmlDev 0 busId 42000 commId 0x996ee6f117cb8e1e - Init START",
+        ),
+    ),
+    Pattern(
+        "nccl.comm_teardown",
+        triggers=("- Destroy COMPLETE", "- Abort COMPLETE"),
+        regex=(
+            r"comm (?P<comm>0x[0-9a-fA-F.]+) rank (?P<comm_rank>\d+) nranks (?P<nranks>\d+)"
+            r" cudaDev (?P<cuda_dev>\d+) busId (?P<bus_id>[0-9a-fA-FX]+) - (?P<phase>Destroy|Abort) COMPLETE"
+        ),
+        source=SOURCE,
+        examples=(
+            "liangxianchen-funasr-15wh-train-lxc0-m-0:14051:14875 [0] NCCL INFO comm 0x9f2ef80 rank 8 nranks 16 cudaDev 0 busId b000 - Abort COMPLETE",
+        ),
+    ),
+    Pattern(
+        "nccl.ib_completion_error",
+        triggers=("Got completion from peer",),
+        regex=(
+            r"NET/IB(?:/GIN)? ?: Got completion from peer (?P<peer>\S+) with "
+            r"(?:error (?P<status>\d+)|status=(?P<status_text>[\w()]+))"
+        ),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "kp-ddp-worker-0:3468:3905 [4] ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer 10.216.210.236<54862> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid fd00:1148:9000:5000:4:200:3:ff22 remoteGidsfd00:1148:9000:5000:4:200:3:ff1f",
+        ),
+    ),
+    Pattern(
+        "nccl.socket_error",
+        triggers=("Connection closed by remote peer", "Call to recv from"),
+        regex=r"(?:Connection closed by remote peer|Call to recv from) (?P<peer>\S+?)(?: failed : (?P<error_text>.*))?$",
+        source=SOURCE,
+        examples=(
+            "socketProgressOpt: Call to recv from 172....<33759> failed : Connection reset by peer",
+        ),
+    ),
+    Pattern(
+        "nccl.error_chain",
+        triggers=(" -> ",),
+        regex=r"NCCL INFO (?P<nccl_src>[\w./+-]+:\d+) -> (?P<nccl_result>\d+)",
+        source=SOURCE,
+        examples=("PHLRR4036:24141:24296 [2] NCCL INFO proxy.cc:684 -> 2 [Proxy Thread]",),
+    ),
+    Pattern(
+        "nccl.mismatched_collective",
+        triggers=("Mismatched collective detected",),
+        regex=r"Mismatched collective detected, please check your collective calls at and around rank (?P<peer_rank>\d+)",
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "init.cc:1247 NCCL WARN Mismatched collective detected, please check your collective calls at and around rank 39. You can use NCCL_DEBUG=INFO and NCCL_DEBUG_SUBSYS=COLL to see the collective logs",
+        ),
+    ),
+)

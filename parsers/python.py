@@ -1,0 +1,89 @@
+"""Python logging, tracebacks and the torch errors they carry (CUDA OOM, CUDA errors).
+
+Logging headers give the level and the logger name; the logger name decides
+the source (``accelerate.*`` -> accelerate, ``transformers.*`` -> transformers,
+...), see ``correlator.classify``.
+"""
+
+from parsers.base import Pattern
+
+SOURCE = "python"
+
+_SIZE = r"[\d.]+ [KMGT]?i?B"
+
+PATTERNS = (
+    Pattern(
+        "python.logging",
+        envelope=True,
+        triggers=(" - DEBUG - ", " - INFO - ", " - WARNING - ", " - ERROR - ", " - CRITICAL - "),
+        regex=r"^[^-]*?\d\d:\d\d:\d\d(?:[,.]\d+)? - (?P<lvl>[A-Z]+) - (?P<logger>[^\s]+) - ",
+        examples=("03/13/2023 10:48:18 - INFO - __main__ - Distributed environment: MULTI_GPU  Backend: nccl",),
+    ),
+    Pattern(
+        "python.logging_basic",
+        envelope=True,
+        triggers=("DEBUG:", "INFO:", "WARNING:", "ERROR:", "CRITICAL:"),
+        regex=r"^(?P<lvl>DEBUG|INFO|WARNING|ERROR|CRITICAL):(?P<logger>[\w.]+):",
+        examples=("INFO:__main__:*** Evaluate ***",),
+        near_misses=("ERROR: bad thing",),
+    ),
+    Pattern(
+        "python.traceback",
+        envelope=True,
+        triggers=("Traceback (most recent call last):",),
+        regex=r"(?s)^.*\n(?P<exc_type>[A-Za-z_][\w.]*)(?:: (?P<exc_msg>[^\n]*))?\s*$",
+        source=SOURCE,
+        level="ERROR",
+    ),
+    Pattern(
+        "python.cuda_oom",
+        triggers=("CUDA out of memory",),
+        regex=(
+            rf"CUDA out of memory\. Tried to allocate (?P<tried_to_allocate>{_SIZE})"
+            rf"(?:\.? \(?GPU (?P<gpu>\d+)(?:; (?P<capacity>{_SIZE}) total capacity| has a total capacity of (?P<capacity2>{_SIZE}))"
+            rf"(?:[^\n]*? of which (?P<free>{_SIZE}) is free)?)?"
+        ),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 158.00 MiB. GPU 0 has a total capacity of 23.69 GiB of which 115.69 MiB is free. Process 21422 has 23.57 GiB memory in use.",
+            "RuntimeError: CUDA out of memory. Tried to allocate 12.50 MiB (GPU 0; 10.92 GiB total capacity; 8.57 MiB already allocated; 9.28 GiB free; 4.68 MiB cached)",
+        ),
+    ),
+    Pattern(
+        "python.cuda_error",
+        triggers=("CUDA error: ", "CUDA error:"),
+        regex=r"CUDA error: (?P<cuda_error>[^\n]+)",
+        source=SOURCE,
+        level="ERROR",
+    ),
+    Pattern(
+        "python.fatal_error",
+        triggers=("Fatal Python error:",),
+        regex=r"Fatal Python error: (?P<fatal>[^\n]+)",
+        source=SOURCE,
+        level="CRITICAL",
+    ),
+    Pattern(
+        "python.cpp_terminate",
+        envelope=True,
+        triggers=("terminate called after throwing an instance of",),
+        regex=r"terminate called after throwing an instance of '(?P<exc_type>[^']*)'",
+        source=SOURCE,
+        level="CRITICAL",
+    ),
+    Pattern(
+        "python.warning",
+        triggers=("Warning: ",),
+        regex=r"(?P<warn_file>\S+\.py):(?P<warn_line>\d+): (?P<warn_type>\w*Warning): ",
+        level="WARNING",
+        examples=("/usr/lib/python3/site-packages/torch/nn/modules/module.py:1501: UserWarning: something",),
+    ),
+    Pattern(
+        "python.dataloader_worker_killed",
+        triggers=("DataLoader worker (pid",),
+        regex=r"DataLoader worker \(pid\(?s?\)? ?(?P<worker_pid>[\d, {}]+)\)? (?:is killed by signal|exited unexpectedly)(?:: (?P<signal_text>[^.\n]+))?",
+        source=SOURCE,
+        level="ERROR",
+    ),
+)

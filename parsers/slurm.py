@@ -1,0 +1,53 @@
+"""Slurm (srun, slurmstepd) and MPI launcher lines: ../shared/formats/08-wrappers.md §1, §3.
+
+``task N`` is the Slurm task id, a rank only when Slurm starts one task per rank.
+"""
+
+from parsers.base import Pattern
+
+SOURCE = "slurm"
+
+PATTERNS = (
+    Pattern(
+        "slurm.cancelled",
+        triggers=("CANCELLED AT",),
+        regex=(
+            r"\*\*\* (?P<entity>JOB|STEP) (?P<slurm_job>[\w.]+) ON (?P<host>\S+) CANCELLED AT "
+            r"(?P<cancel_time>\S+)(?: DUE TO (?P<reason>[A-Z ]+?))?(?:, SEE SLURMCTLD LOG FOR DETAILS)? \*\*\*"
+        ),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "slurmstepd: error: *** JOB 494583 ON ... CANCELLED AT 2024-04-20T09:09:37 DUE TO TIME LIMIT ***",
+            "slurmstepd-localhost: error: *** STEP 204.0 ON localhost CANCELLED AT 2021-02-13T16:38:01 ***",
+        ),
+    ),
+    Pattern(
+        "slurm.task_exit",
+        triggers=("srun: error:",),
+        regex=r"srun: error: (?P<host>\S+): tasks? (?P<tasks>[\d,-]+): (?P<task_status>Exited with exit code (?P<exitcode>\d+)|Terminated|Killed|Out Of Memory)",
+        source=SOURCE,
+        level="ERROR",
+        examples=("srun: error: nid008637: tasks 0-2: Terminated",),
+    ),
+    Pattern(
+        "slurm.oom_kill",
+        triggers=("oom-kill event", "oom_kill event"),
+        regex=r"Detected (?P<oom_kills>\d+) oom[-_]kill events? in (?:step |StepId=)?(?P<step>[\w.]+)",
+        source=SOURCE,
+        level="ERROR",
+    ),
+    Pattern(
+        "slurm.srun",
+        envelope=True,
+        triggers=("srun: ", "slurmstepd"),
+        regex=r"^(?:srun|slurmstepd[\w.-]*)(?:\.slurm)?: (?:(?P<lvl>error): )?",
+        source=SOURCE,
+    ),
+    Pattern(
+        "mpi.process_exited",
+        triggers=("noticed that process rank",),
+        regex=r"noticed that process rank (?P<failed_rank>\d+) with PID (?P<child_pid>\d+) on node (?P<host>\S+) exited on signal (?P<signal_num>\d+)",
+        level="ERROR",
+    ),
+)
