@@ -32,6 +32,7 @@ _CONTINUATION_SHAPES = (
     r"|During handling of the above exception, another exception occurred:"
     r"|The above exception was the direct cause of the following exception:"
     r"|[}\]],?\s*$"
+    r"|[-=]{10,}\s*$"  # table borders (torchrun ChildFailedError, ds_report)
     r"|[│╭╰├┃┏┗]"
     r"|[|+][-=+|]"
     r"|\| "
@@ -73,7 +74,10 @@ def continuation_flags(df: pl.DataFrame) -> pl.Series:
     chain = text.is_in(list(_CHAIN_MARKERS))
     tb_start = text.str.starts_with("Traceback (most recent call last):")
     tb_chained = tb_start & (prev(chain) | (prev(blank) & prev(prev(chain))))
-    opener = text.str.contains(_BLOCK_OPENERS)
+    opener = text.str.contains(_BLOCK_OPENERS) & ~(
+        text.str.starts_with("PyTorch version: ")
+        & (prev(text) == "Collecting environment information...").fill_null(False)
+    )
     stamped_outside = pl.col("ts").is_not_null() & ~pl.col("ts_format").is_in(
         list(_BLOCK_TS_FORMATS_INSIDE)
     ).fill_null(False)
@@ -94,11 +98,16 @@ def continuation_flags(df: pl.DataFrame) -> pl.Series:
         tb_start.alias("tb_start"),
         pl.col("stream"),
     )
-    # The exception line closing a traceback: right after an indented frame line
-    # of an event that began with "Traceback". Find each row's event opener.
-    flags = flags.with_columns(pl.col("cont").not_().cum_sum().over("stream").alias("eid"))
+    # The exception line closing a traceback: right after an indented frame line,
+    # while the stream is inside a traceback (a "Traceback" line was seen and no
+    # ordinary line started an event since; chained tracebacks stay inside).
     flags = flags.with_columns(
-        pl.col("tb_start").first().over(["stream", "eid"]).alias("in_tb")
+        pl.when(pl.col("tb_start")).then(pl.lit(True))
+        .when(~pl.col("cont") & ~pl.col("exc_line")).then(pl.lit(False))
+        .otherwise(pl.lit(None, dtype=pl.Boolean))
+        .forward_fill().over("stream")
+        .fill_null(False)
+        .alias("in_tb")
     )
     closes_tb = (
         ~pl.col("cont")

@@ -35,7 +35,7 @@ PATTERNS = (
         "deepspeed.batch_assertion",
         triggers=("Check batch related parameters",),
         regex=(
-            r"train_batch_size is not equal to\s+micro_batch_per_gpu \* gradient_acc_step \*\s+world_size\s*"
+            r"train_batch_size is not\s+equal\s+to\s+micro_batch_per_gpu \* gradient_acc_step \*\s+world_size\s*"
             r"(?P<train_batch_size>\d+) != (?P<micro_batch>\d+) \*\s*(?P<grad_acc>\d+) \*\s*(?P<world_size>\d+)"
         ),
         source=SOURCE,

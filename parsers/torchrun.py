@@ -64,6 +64,9 @@ PATTERNS = (
             r"|(?P<lvl3>[VIWEC])\d{4} \d\d:\d\d:\d\d\.\d+ (?P<pid>\d+) \S*torch/distributed/)"
         ),
         source=SOURCE,
+        # torch >= 2.4 prints the agent's pid here; 2.3 printed a thread id, which
+        # does not fit an int32 and so never fills the column
+        fills={"pid": "pid"},
         examples=(
             "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 812914 closing signal SIGTERM",
             "[2024-05-08 08:47:31,261] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 5938 closing signal SIGTERM",

@@ -1,0 +1,94 @@
+"""Wrapper prefixes (../shared/formats/08-wrappers.md, 03-torchrun-elastic.md §3)."""
+
+import polars as pl
+
+from correlator.demux import split_fused_mpi, split_glued_progress, strip_prefixes
+
+
+def _frame(lines: list[str]) -> pl.DataFrame:
+    return pl.DataFrame({"line_no": list(range(1, len(lines) + 1)), "text": lines}).with_columns(
+        pl.lit(0, dtype=pl.Int32).alias("part")
+    )
+
+
+def _strip(lines: list[str]) -> pl.DataFrame:
+    return strip_prefixes(_frame(lines))
+
+
+def test_stacked_prefixes_are_peeled_outermost_first():
+    # 08-wrappers.md intro: "stdout: g0001: [default3]:[rank3]:[E..." stacks
+    df = _strip(["stdout: g0001: [default3]:[rank3]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] x"])
+    row = df.row(0, named=True)
+    assert row["text"] == "[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] x"
+    assert (row["host"], row["local_rank"], row["rank"]) == ("g0001", 3, 3)
+
+
+def test_tee_prefix_is_local_rank_not_rank():
+    # 03-torchrun-elastic.md §3 (pytorch/pytorch issue 75087)
+    row = _strip(["[default3]:Fatal Python error: Segmentation fault"]).row(0, named=True)
+    assert row["local_rank"] == 3 and row["rank"] is None
+    assert row["text"] == "Fatal Python error: Segmentation fault"
+
+
+def test_excepthook_prefix_keeps_indentation():
+    # 02-pytorch-c10d.md §9: "[rank2]:     work.wait()"
+    row = _strip(["[rank2]:     work.wait()               "]).row(0, named=True)
+    assert row["rank"] == 2 and row["text"].startswith("    work.wait()")
+
+
+def test_srun_label_is_a_task_and_pdsh_needs_a_host_like_token():
+    df = _strip(["3: step 5 loss 1.0", "ERROR: not a host", "node-1: hello", "RuntimeError: boom"])
+    assert df["task"].to_list() == [3, None, None, None]
+    assert df["host"].to_list() == [None, None, "node-1", None]
+    assert df["text"].to_list() == ["step 5 loss 1.0", "ERROR: not a host", "hello", "RuntimeError: boom"]
+
+
+def test_pdsh_host_before_nccl_header():
+    # 01-nccl.md §3 (NVIDIA/nccl issue 1029)
+    line = "rdma-gpu-train-worker-0: rdma-gpu-train-worker-0:19484:21054 [0] NCCL INFO comm 0x557e83314500 rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 4f000 commId 0x9ad9b5e4ab2566da - Init START"
+    row = _strip([line]).row(0, named=True)
+    assert row["host"] == "rdma-gpu-train-worker-0"
+    assert row["text"].startswith("rdma-gpu-train-worker-0:19484:21054 [0] NCCL INFO")
+
+
+def test_kubectl_timestamp_and_openmpi_and_ray():
+    df = _strip(
+        [
+            "2024-05-01T12:00:00.123456789Z [rank1]:hello",
+            "[1,mpirank:0,algo-1]<stderr>:09/21/2022 13:37:39 - INFO - __main__ - x",  # 05-accelerate-hf.md §2
+            "(RayWorkerVllm pid=5304) [E ProcessGroupNCCL.cpp:916] [Rank 7] boom",  # 02-pytorch-c10d.md §4
+        ]
+    )
+    assert df["wrapper_ts"][0] == "2024-05-01T12:00:00.123456789Z"
+    assert df["rank"].to_list() == [1, 0, None]
+    assert df["pid"].to_list() == [None, None, 5304]
+    assert df["text"][2] == "[E ProcessGroupNCCL.cpp:916] [Rank 7] boom"
+
+
+def test_c10_prefix_and_dmesg_are_not_wrappers():
+    lines = ["[E ProcessGroupNCCL.cpp:737] x", "[14328.198496] NVRM: Xid", "[2024-05-01 12:00:00,123] [INFO] y"]
+    assert _strip(lines)["text"].to_list() == lines
+
+
+def test_fused_openmpi_line_is_split_per_rank():
+    # 08-wrappers.md §3: two ranks fused on one physical line
+    line = "[1,1]<stdout>:Train Epoch: 10 [10240/30000 (34%)]\tLoss: 0.121522[1,0]<stdout>:Train Epoch: 10 [10240/30000 (34%)]\tLoss: 0.241982"
+    df = strip_prefixes(split_fused_mpi(_frame([line])))
+    assert df["rank"].to_list() == [1, 0]
+    assert df["line_no"].to_list() == [1, 1]
+    assert df["text"][1].endswith("Loss: 0.241982")
+
+
+def test_log_line_glued_after_progress_bar_is_recovered():
+    # 02-pytorch-c10d.md §3 (pytorch/pytorch issue 118369)
+    line = "Epoch 0:   6%|██                               | 32040/500150 [6:28:43<94:39:17,  1.37it/s, loss=2.6, v_num=95nc, reduced_train_loss=2.590, global_step=3.2e+4, consumed_samples=2.56e+7][E ProcessGroupNCCL.cpp:458] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=96120, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 25624887 milliseconds before timing out."
+    df = split_glued_progress(strip_prefixes(_frame(["[default0]:" + line])))
+    assert df.height == 2
+    assert df["text"][1].startswith("[E ProcessGroupNCCL.cpp:458] [Rank 0] Watchdog")
+    assert df["glued"].to_list() == [False, True]
+    assert df["local_rank"].to_list() == [0, 0]  # the glued line inherits the bar's prefix
+
+
+def test_plain_progress_bar_is_left_alone():
+    df = split_glued_progress(_frame([" 45%|████      | 9/20 [00:01<00:02,  5.00it/s]"]))
+    assert df.height == 1 and not df["glued"].any()

@@ -1,0 +1,115 @@
+"""Folding multi-line events (tracebacks, C++ dumps, tables, report blocks)."""
+
+import polars as pl
+
+from correlator.fold import fold
+from correlator.timestamps import parse_timestamps
+
+
+def _fold(lines: list[str], streams: list[str] | None = None) -> pl.DataFrame:
+    df = pl.DataFrame({"line_no": list(range(1, len(lines) + 1)), "text": lines})
+    stamps = parse_timestamps(df["text"], default_year=2024)
+    df = df.with_columns(
+        stamps["ts"], stamps["ts_format"].cast(pl.Utf8),
+        pl.Series("stream", streams or [""] * len(lines)),
+    )
+    return fold(df, carry_cols=[])
+
+
+def test_chained_traceback_is_one_event_and_next_line_is_not():
+    lines = [
+        "2024-05-01 12:00:00,000 - INFO - __main__ - step 1",
+        "Traceback (most recent call last):",
+        '  File "train.py", line 3, in <module>',
+        "    main()",
+        "KeyError: 'x'",
+        "",
+        "The above exception was the direct cause of the following exception:",
+        "",
+        "Traceback (most recent call last):",
+        '  File "train.py", line 9, in <module>',
+        "ValueError: corrupt sample",
+        "2024-05-01 12:00:01,000 - INFO - __main__ - step 2",
+    ]
+    ev = _fold(lines)
+    assert ev["line_no"].to_list() == [1, 2, 12]
+    assert ev["line_end"].to_list() == [1, 11, 12]
+    assert ev["message"][1].endswith("ValueError: corrupt sample")
+    assert "The above exception" in ev["message"][1]
+
+
+def test_cpp_stack_dump_folds_into_terminate_message():
+    # 02-pytorch-c10d.md §3 (sgl-project/sglang issue 1693)
+    lines = [
+        "terminate called after throwing an instance of 'c10::DistBackendError'",
+        "  what():  [PG 3 Rank 5] Process group watchdog thread terminated with exception: [Rank 5] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9141, OpType=_ALLGATHER_BASE, NumelIn=19008, NumelOut=152064, Timeout(ms)=600000) ran for 600020 milliseconds before timing out.",
+        "Exception raised from checkTimeout at ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:609 (most recent call first):",
+        "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96 (0x7f3b6d41df86 in /usr/local/lib/python3.10/dist-packages/torch/lib/libc10.so)",
+    ]
+    ev = _fold(lines)
+    assert ev.height == 1 and ev["line_end"][0] == 4
+
+
+def test_interleaved_streams_fold_separately():
+    lines = ["Traceback (most recent call last):", "Traceback (most recent call last):", '  File "a.py", line 1', '  File "b.py", line 2', "ValueError: a", "KeyError: b"]
+    ev = _fold(lines, streams=["r0", "r1", "r0", "r1", "r0", "r1"])
+    assert ev.height == 2
+    by_stream = dict(zip(ev["stream"], ev["message"], strict=True))
+    assert by_stream["r0"].endswith("ValueError: a") and "b.py" not in by_stream["r0"]
+    assert by_stream["r1"].endswith("KeyError: b")
+
+
+def test_torchrun_table_entries_are_separate_events():
+    # 03-torchrun-elastic.md §2 (pytorch/pytorch issue 121209)
+    lines = [
+        "[3]:",
+        "  time      : 2024-03-05_07:01:51",
+        "  host      : vmnuvocinpoc.internal.cloudapp.net",
+        "  rank      : 3 (local_rank: 3)",
+        "  exitcode  : 1 (pid: 69814)",
+        "  error_file: <N/A>",
+        "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
+        "------------------------------------------------------------",
+        "Root Cause (first observed failure):",
+        "[0]:",
+        "  time      : 2024-03-05_07:01:51",
+        "  rank      : 0 (local_rank: 0)",
+    ]
+    ev = _fold(lines)
+    starts = ev["line_no"].to_list()
+    assert 1 in starts and 9 in starts and 10 in starts
+    assert ev.filter(pl.col("line_no") == 1)["line_end"][0] == 8
+
+
+def test_collect_env_report_is_one_event_until_next_stamp():
+    # 07-collect-env.md §3 (PyTorch 1.13.1 output)
+    lines = [
+        "Collecting environment information...",
+        "PyTorch version: 1.13.1",
+        "Is debug build: False",
+        "",
+        "OS: Ubuntu 22.04.1 LTS (x86_64)",
+        "Versions of relevant libraries:",
+        "[pip3] numpy==1.23.5",
+        "2024-05-01 12:00:00,000 - INFO - __main__ - training starts",
+    ]
+    ev = _fold(lines)
+    assert ev["line_no"].to_list() == [1, 8]
+    assert ev["message"][0].endswith("[pip3] numpy==1.23.5")
+
+
+def test_nvidia_smi_table_folds_under_its_ctime_header():
+    # 06-nvidia-smi-xid.md §1 (rossumai/nvgpu pull request 15)
+    lines = [
+        "Wed Jul 29 21:51:11 2020",
+        "+-----------------------------------------------------------------------------+",
+        "| NVIDIA-SMI 450.57       Driver Version: 450.57       CUDA Version: 11.0     |",
+        "|===============================+======================+======================|",
+        "|   0  TITAN Xp            On   | 00000000:17:00.0 Off |                  N/A |",
+    ]
+    assert _fold(lines).height == 1
+
+
+def test_progress_bar_and_rich_level_lines_are_own_events():
+    lines = ["x", "  5%|▌         | 1/20 [00:00<00:02,  8.00it/s]", " WARNING  Sending process 14 closing signal SIGTERM         api.py:699"]
+    assert _fold(lines).height == 3
