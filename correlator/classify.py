@@ -56,67 +56,106 @@ def _group_names(regex: str) -> tuple[str, ...]:
     return tuple(re.findall(r"\(\?P?<([A-Za-z_]\w*)>", regex))
 
 
-def _attrs_expr(fields: list[str]) -> pl.Expr:
-    if not fields:
-        return pl.lit([], dtype=ATTR_TYPE)
-    pairs = pl.concat_list(
-        [pl.struct(pl.lit(f).alias("key"), pl.col(f).cast(pl.Utf8).alias("value")) for f in fields]
-    )
-    return pairs.list.eval(pl.element().filter(pl.element().struct.field("value").is_not_null()))
+@cache
+def _fast(regex: str) -> str:
+    # Unicode word boundaries keep Rust's regex off its fast DFA; log text is
+    # matched on ASCII words, so ASCII boundaries mean the same here.
+    return regex.replace(r"\b", r"(?-u:\b)")
 
 
-def _apply_pattern(idx: int, p: Pattern, rows: pl.Series, msg: pl.Series) -> pl.DataFrame | None:
+def _apply_pattern(
+    idx: int, p: Pattern, rows: pl.Series, msg: pl.Series
+) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    """Run one pattern on its candidate rows.
+
+    Returns (per-row facts, attrs in long form: row, pat, key, value) for the
+    rows it matched, or None. Long-form attrs are cheap to build (an unpivot)
+    and to merge across patterns.
+    """
     sub = msg.gather(rows)
     names = _group_names(p.regex) if p.regex else ()
-    if p.regex:
-        ok = sub.str.contains(p.regex).fill_null(False)
+    regex = _fast(p.regex) if p.regex else None
+    if regex:
+        ok = sub.str.contains(regex).fill_null(False)
         if not ok.any():
             return None
         rows, sub = rows.filter(ok), sub.filter(ok)
     df = pl.DataFrame({"row": rows})
     if names:
-        df = df.with_columns(sub.str.extract_groups(p.regex).struct.unnest())
+        df = df.with_columns(sub.str.extract_groups(regex).struct.unnest())
     attr_fields = [n for n in names if not _NON_ATTR_GROUPS.match(n)]
     lvl_fields = [n for n in names if _NON_ATTR_GROUPS.match(n)]
-    level = (
-        pl.coalesce([pl.col(f) for f in lvl_fields]).replace_strict(LEVEL_WORDS, default=None)
-        if lvl_fields
-        else pl.lit(p.level, dtype=pl.Utf8)
-    )
-    if p.level and lvl_fields:
+    if p.level or not lvl_fields:
         level = pl.lit(p.level, dtype=pl.Utf8)
-    out = df.select(
+    else:
+        level = pl.coalesce([pl.col(f) for f in lvl_fields]).replace_strict(
+            LEVEL_WORDS, default=None, return_dtype=pl.Utf8
+        )
+    fills = []
+    for c in FILL_COLUMNS:
+        a = next((k for k, v in p.fills.items() if v == c), None)
+        expr = pl.col(a).cast(pl.Int32, strict=False) if a in names else pl.lit(None, dtype=pl.Int32)
+        fills.append(expr.alias(f"fill_{c}"))
+    facts = df.select(
         pl.col("row"),
         pl.lit(idx, dtype=pl.Int32).alias("pat"),
         pl.lit(p.envelope).alias("envelope"),
         pl.lit(p.name).alias("kind"),
         pl.lit(p.source, dtype=pl.Utf8).alias("source"),
-        level.cast(pl.Utf8).alias("level"),
+        level.alias("level"),
         (pl.col("logger") if "logger" in names else pl.lit(None, dtype=pl.Utf8)).alias("logger"),
-        _attrs_expr(attr_fields).alias("attrs"),
-        *[
-            (pl.col(a).cast(pl.Int32, strict=False) if a in names else pl.lit(None, dtype=pl.Int32)).alias(
-                f"fill_{c}"
-            )
-            for c in FILL_COLUMNS
-            for a in [next((k for k, v in p.fills.items() if v == c), "")]
-        ],
-        (pl.col("epoch_s").cast(pl.Int64, strict=False) if "epoch_s" in names else pl.lit(None, dtype=pl.Int64)).alias("epoch_s"),
+        *fills,
+        (
+            pl.col("epoch_s").cast(pl.Int64, strict=False)
+            if "epoch_s" in names
+            else pl.lit(None, dtype=pl.Int64)
+        ).alias("epoch_s"),
+    )
+    long = (
+        df.select("row", *attr_fields)
+        .unpivot(index="row", on=attr_fields, variable_name="key", value_name="value")
+        .drop_nulls("value")
+        if attr_fields
+        else pl.DataFrame(schema={"row": pl.UInt32, "key": pl.Utf8, "value": pl.Utf8})
     )
     if p.post is not None:
-        extra = [p.post(m) for m in sub.to_list()]
-        extra_attrs = pl.Series(
-            "post", [[{"key": k, "value": v} for k, v in d.items()] for d in extra], dtype=ATTR_TYPE
-        )
-        out = out.with_columns(pl.concat_list([pl.col("attrs"), extra_attrs]).alias("attrs"))
-    return out
+        posted = [
+            (r, k, v) for r, m in zip(rows.to_list(), sub.to_list(), strict=True)
+            for k, v in p.post(m).items()
+        ]
+        if posted:
+            extra = pl.DataFrame(posted, schema={"row": pl.UInt32, "key": pl.Utf8, "value": pl.Utf8}, orient="row")
+            long = pl.concat([long, extra], how="vertical_relaxed")
+    long = long.with_columns(pl.lit(idx, dtype=pl.Int32).alias("pat"), pl.lit(p.envelope).alias("envelope"))
+    return facts, long
 
 
-def classify(ev: pl.DataFrame) -> pl.DataFrame:
+def _extra_long(ev: pl.DataFrame, extra_attrs: dict[str, str]) -> pl.DataFrame | None:
+    """Columns the engine learned itself (e.g. a pdsh host), as long-form attrs."""
+    cols = [c for c in extra_attrs if c in ev.columns]
+    if not cols:
+        return None
+    df = ev.select(
+        pl.int_range(ev.height, dtype=pl.UInt32).alias("row"),
+        *[
+            (
+                pl.when(pl.col(c)).then(pl.lit("true"))
+                if ev.schema[c] == pl.Boolean
+                else pl.col(c).cast(pl.Utf8)
+            ).alias(extra_attrs[c])
+            for c in cols
+        ],
+    )
+    long = df.unpivot(index="row", variable_name="key", value_name="value").drop_nulls("value")
+    return long.with_columns(pl.lit(len(PATTERNS), dtype=pl.Int32).alias("pat"), pl.lit(True).alias("envelope"))
+
+
+def classify(ev: pl.DataFrame, extra_attrs: dict[str, str] | None = None) -> pl.DataFrame:
     """Add ``kind``, ``source``, ``level``, ``attrs`` and fill rank/local_rank/pid/ts from content.
 
     ``ev`` needs ``message``, ``ts``, ``ts_format``, ``stream`` and the columns in
-    ``FILL_COLUMNS``.
+    ``FILL_COLUMNS``. ``extra_attrs`` maps other columns of ``ev`` to attr keys
+    (kept after the parsers' own attrs of the same key).
     """
     n = ev.height
     msg = ev.get_column("message")
@@ -129,29 +168,33 @@ def classify(ev: pl.DataFrame) -> pl.DataFrame:
         .select("row", "pat")
         .unique()
     )
-    parts = []
+    facts_parts, attr_parts = [], []
     for (pat,), grp in pairs.partition_by("pat", as_dict=True, maintain_order=True).items():
-        part = _apply_pattern(pat, PATTERNS[pat], grp.get_column("row").sort(), msg)
-        if part is not None:
-            parts.append(part)
+        got = _apply_pattern(pat, PATTERNS[pat], grp.get_column("row").sort(), msg)
+        if got is not None:
+            facts_parts.append(got[0])
+            attr_parts.append(got[1])
+    extra = _extra_long(ev, extra_attrs or {})
+    if extra is not None and extra.height:
+        attr_parts.append(extra)
     ev = ev.with_row_index("_row")
-    if parts:
-        found = pl.concat(parts, how="vertical_relaxed").sort(
-            ["row", "envelope", "pat"]
+    if facts_parts or attr_parts:
+        # priority: any pattern before an envelope, then registry order
+        found = (
+            pl.concat(facts_parts, how="vertical_relaxed").sort(["row", "envelope", "pat"])
+            if facts_parts
+            else pl.DataFrame(schema={"row": pl.UInt32, "kind": pl.Utf8, "source": pl.Utf8, "level": pl.Utf8,
+                                      "logger": pl.Utf8, "epoch_s": pl.Int64,
+                                      **{f"fill_{c}": pl.Int32 for c in FILL_COLUMNS}})
         )
-        per_row = found.group_by("row", maintain_order=True).agg(
-            pl.col("kind").first(),
-            pl.col("source").drop_nulls().first(),
-            pl.col("level").drop_nulls().first(),
-            pl.col("logger").drop_nulls().first(),
-            *[pl.col(f"fill_{c}").drop_nulls().first() for c in FILL_COLUMNS],
-            pl.col("epoch_s").drop_nulls().first(),
-        )
+        per_row = found.unique(subset="row", keep="first", maintain_order=True).select("row", "kind")
+        for col in ("source", "level", "logger", *[f"fill_{c}" for c in FILL_COLUMNS], "epoch_s"):
+            first = found.drop_nulls(col).unique(subset="row", keep="first", maintain_order=True)
+            per_row = per_row.join(first.select("row", col), on="row", how="left")
         # merge every matching pattern's attrs; the winner's value first per key
         attrs = (
-            found.select("row", "attrs")
-            .explode("attrs", keep_nulls=False, empty_as_null=False)
-            .unnest("attrs")
+            pl.concat(attr_parts, how="vertical_relaxed")
+            .sort(["row", "envelope", "pat"], maintain_order=True)
             .unique(subset=["row", "key"], keep="first", maintain_order=True)
             .group_by("row", maintain_order=True)
             .agg(pl.struct("key", "value").alias("attrs"))

@@ -46,6 +46,8 @@ from correlator.timestamps import parse_timestamps
 # A leap year, so "Feb 29" in a glog line still parses.
 PROVISIONAL_YEAR = 2000
 
+# Demux / stamp facts kept as attrs when present.
+_EXTRA_ATTRS = {"boot_s": "boot_s", "task": "task", "host": "host", "glued": "glued_after_progress_bar"}
 _CARRY = ["part", "rank", "local_rank", "task", "pid", "host", "ts_needs_year", "boot_s", "glued"]
 
 
@@ -123,7 +125,7 @@ def _lines_to_events(
 
     ev = fold(df, carry_cols=_CARRY)
     ev = ev.filter(pl.col("message").str.strip_chars().str.len_bytes() > 0)
-    ev = classify(ev)
+    ev = classify(ev, extra_attrs=_EXTRA_ATTRS)
 
     # Path facts rank below the line's own prefix; Slurm's task id stands in for
     # the rank only when nothing else names one (one task per rank).
@@ -140,30 +142,6 @@ def _lines_to_events(
         ev = ev.with_columns(pl.lit(None, dtype=pl.Int32).alias("rank"), pl.lit(None, dtype=pl.Int32).alias("local_rank"))
 
     ev = _estimate_ts(ev, state)
-    extra = pl.concat_list(
-        [
-            pl.struct(pl.lit(k).alias("key"), v.cast(pl.Utf8).alias("value"))
-            for k, v in (
-                ("boot_s", pl.col("boot_s")),
-                ("task", pl.col("task")),
-                ("host", pl.col("host")),
-                ("glued_after_progress_bar", pl.when(pl.col("glued")).then(pl.lit("true"))),
-            )
-        ]
-    ).list.eval(pl.element().filter(pl.element().struct.field("value").is_not_null()))
-    needs_extra = (
-        pl.col("boot_s").is_not_null() | pl.col("task").is_not_null() | pl.col("host").is_not_null() | pl.col("glued")
-    )
-    ev = ev.with_columns(
-        pl.when(needs_extra)
-        .then(
-            pl.concat_list([pl.col("attrs"), extra]).list.eval(
-                pl.element().filter(pl.element().struct.field("key").is_first_distinct())
-            )
-        )
-        .otherwise(pl.col("attrs"))
-        .alias("attrs")
-    )
     return ev.select(
         pl.lit(job).alias("job"),
         pl.coalesce(pl.col("host"), pl.lit(facts.node, dtype=pl.Utf8)).alias("node"),

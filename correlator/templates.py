@@ -20,7 +20,7 @@ _TOKEN = (
     r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"  # uuids
     r"|\d{1,3}(?:\.\d{1,3}){3}(?:[:<]\d+>?)?"  # IPv4 with port
     r"|(?:[\w.+-]*/)+[\w.+-]+"  # paths
-    r"|\b[0-9a-fA-F]*\d[0-9a-fA-F]*[a-fA-F][0-9a-fA-F]*\b"  # hex words with a digit (busId 9b000)
+    r"|(?-u:\b)[0-9a-fA-F]*\d[0-9a-fA-F]*[a-fA-F][0-9a-fA-F]*(?-u:\b)"  # hex words with a digit (busId 9b000)
     r"|\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?"  # numbers, incl. stamps' parts
 )
 

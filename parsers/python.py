@@ -16,7 +16,7 @@ PATTERNS = (
         "python.logging",
         envelope=True,
         triggers=(" - DEBUG - ", " - INFO - ", " - WARNING - ", " - ERROR - ", " - CRITICAL - "),
-        regex=r"^.{0,40}?\d\d:\d\d:\d\d(?:[,.]\d+)? - (?P<lvl>[A-Z]+) - (?P<logger>[^\s]+) - ",
+        regex=r"^\S+ \d\d:\d\d:\d\d(?:[,.]\d+)? - (?P<lvl>[A-Z]+) - (?P<logger>\S+) - ",
         examples=("03/13/2023 10:48:18 - INFO - __main__ - Distributed environment: MULTI_GPU  Backend: nccl",),
     ),
     Pattern(
