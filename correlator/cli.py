@@ -15,8 +15,8 @@ from correlator.query import NotATimeline, open_timeline
 EXIT_NOTHING_READ = 2
 
 
-def _options(tz: str, job: str | None, workers: int | None) -> IngestOptions:
-    return IngestOptions(tz=tz, job=job, workers=workers)
+def _options(tz: str, job: str | None, workers: int | None, exclude: tuple[str, ...] = ()) -> IngestOptions:
+    return IngestOptions(tz=tz, job=job, workers=workers, exclude=exclude)
 
 
 _tz_option = click.option(
@@ -24,6 +24,10 @@ _tz_option = click.option(
     help="Time zone of stamps printed without one (IANA name, e.g. Europe/Berlin).",
 )
 _job_option = click.option("--job", default=None, help="Job name (default: the target's name).")
+_exclude_option = click.option(
+    "--exclude", multiple=True, metavar="GLOB",
+    help="Leave out files matching GLOB (repeatable); a .correlatorignore in the directory adds more.",
+)
 _workers_option = click.option(
     "--workers", type=int, default=None, help="Parallel processes (default: one per CPU)."
 )
@@ -45,8 +49,12 @@ def main() -> None:
 @click.option("--db", "db", type=click.Path(dir_okay=False), help="Write a DuckDB database.")
 @_tz_option
 @_job_option
+@_exclude_option
 @_workers_option
-def ingest_cmd(target: str, out: str | None, db: str | None, tz: str, job: str | None, workers: int | None) -> None:
+def ingest_cmd(
+    target: str, out: str | None, db: str | None, tz: str, job: str | None,
+    exclude: tuple[str, ...], workers: int | None,
+) -> None:
     """Parse TARGET's logs into one timeline (Parquet and/or DuckDB).
 
     \b
@@ -60,7 +68,7 @@ def ingest_cmd(target: str, out: str | None, db: str | None, tz: str, job: str |
         if dest and target != "-" and Path(dest).resolve().is_relative_to(Path(target).resolve()) and Path(target).is_dir():
             raise click.UsageError(f"{dest} is inside the analysed directory; write outputs elsewhere")
     try:
-        result = ingest(target, out_parquet=out, out_db=db, options=_options(tz, job, workers))
+        result = ingest(target, out_parquet=out, out_db=db, options=_options(tz, job, workers, exclude))
     except NothingToRead as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_NOTHING_READ)
@@ -84,8 +92,11 @@ def ingest_cmd(target: str, out: str | None, db: str | None, tz: str, job: str |
 )
 @click.option("--out", type=click.Path(dir_okay=False), help="Write to a file (required for parquet).")
 @_tz_option
+@_exclude_option
 @_workers_option
-def sql_cmd(target: str, query: str, fmt: str, out: str | None, tz: str, workers: int | None) -> None:
+def sql_cmd(
+    target: str, query: str, fmt: str, out: str | None, tz: str, exclude: tuple[str, ...], workers: int | None
+) -> None:
     """Run SQL over a timeline: views events, files, problems.
 
     TARGET is a Parquet timeline, a DuckDB file, or logs (ingested on the fly).
@@ -98,7 +109,7 @@ def sql_cmd(target: str, query: str, fmt: str, out: str | None, tz: str, workers
     if fmt == "parquet" and not out:
         raise click.UsageError("--format parquet needs --out FILE")
     try:
-        with open_timeline(target, _options(tz, None, workers)) as con:
+        with open_timeline(target, _options(tz, None, workers, exclude)) as con:
             try:
                 rel = con.sql(query)
             except Exception as exc:  # duckdb's own message says what is wrong with the query

@@ -14,6 +14,7 @@ applied afterwards without holding the timeline in memory:
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import multiprocessing as mp
 import os
@@ -63,6 +64,7 @@ class IngestOptions:
     batch_bytes: int = 64 << 20
     max_line_bytes: int = 1 << 20
     echo_problems: bool = True
+    exclude: tuple[str, ...] = ()  # glob patterns of relative paths to leave out
 
 
 @dataclass
@@ -287,7 +289,7 @@ def ingest(
     started = time.perf_counter()
     problems = ProblemLog(echo=opts.echo_problems)
     job = opts.job or _job_name(target)
-    files = discover(target, problems)
+    files = _apply_ignores(target, discover(target, problems), opts.exclude, problems)
     scratch = tempfile.mkdtemp(prefix="correlator-")
     try:
         per_file = _run_stage1(files, job, opts, scratch, problems)
@@ -310,6 +312,51 @@ def ingest(
         return result
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+IGNORE_FILE = ".correlatorignore"
+
+
+def _ignore_patterns(target: str | Path, exclude: tuple[str, ...]) -> list[str]:
+    """Glob patterns from ``--exclude`` and the target directory's ``.correlatorignore``.
+
+    The ignore file holds one glob per line (``#`` comments); a pattern without
+    a ``/`` matches a file name at any depth, like ``.gitignore``.
+    """
+    patterns = [IGNORE_FILE, *exclude]
+    ignore = Path(target) / IGNORE_FILE if str(target) != "-" else None
+    if ignore is not None and ignore.is_file():
+        for line in ignore.read_text(errors="replace").splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                patterns.append(line)
+    return patterns
+
+
+def _ignored(rel: str, patterns: list[str]) -> str | None:
+    name = rel.rsplit("/", 1)[-1]
+    for pat in patterns:
+        pat = pat.rstrip("/")
+        if fnmatch.fnmatchcase(rel, pat) or ("/" not in pat and fnmatch.fnmatchcase(name, pat)):
+            return pat
+        if fnmatch.fnmatchcase(rel, pat + "/*"):  # a directory pattern
+            return pat
+    return None
+
+
+def _apply_ignores(
+    target: str | Path, files: list[InputFile], exclude: tuple[str, ...], problems: ProblemLog
+) -> list[InputFile]:
+    patterns = _ignore_patterns(target, exclude)
+    kept = []
+    for f in files:
+        pat = _ignored(f.rel, patterns)
+        if pat is None:
+            kept.append(f)
+        elif f.rel != IGNORE_FILE:
+            # not silent: the problems view lists it (no stderr warning: the user asked)
+            problems.items.append(Problem(f.rel, f"excluded by pattern {pat!r}", "not read"))
+    return kept
 
 
 def _job_name(target: str | Path) -> str:

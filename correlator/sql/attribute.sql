@@ -56,6 +56,13 @@ SELECT rank, any_value(host) AS host FROM (
     SELECT rank, host FROM torchrun_failures WHERE host IS NOT NULL)
 GROUP BY ALL HAVING count(DISTINCT host) = 1;
 
+-- A job with one node and no torchrun table: torchrun's local rank is the global
+-- rank (nproc-per-node ranks, numbered from 0 on the only node).
+CREATE TEMP TABLE local_is_global AS
+SELECT (SELECT yes FROM single_node)
+   AND NOT EXISTS (SELECT 1 FROM torchrun_failures WHERE rank <> local_rank)
+   AS yes;
+
 CREATE VIEW stage_a AS
 SELECT e.* REPLACE (
     coalesce(e.rank, p.rank,
@@ -64,7 +71,8 @@ SELECT e.* REPLACE (
                   WHERE l.local_rank = e.local_rank
                     AND (l.host = short_host(e.node) OR (SELECT yes FROM single_node))
                   LIMIT 1)
-             END) AS rank)
+             END,
+             CASE WHEN (SELECT yes FROM local_is_global) THEN e.local_rank END) AS rank)
 FROM raw_events e
 LEFT JOIN pid_rank p
   ON e.rank IS NULL AND p.pid = e.pid

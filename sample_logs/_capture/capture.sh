@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Recreate the captured sample jobs of sample_logs/ from scratch.
+#
+#   sample_logs/_capture/capture.sh OUT_DIR [SCENARIO ...]
+#
+# Every scenario is a real run of _capture/train.py (DDP on gloo, CPU) under the
+# real launcher (torchrun) or, for the Slurm layout, under _capture/srun_label.py.
+# Each run happens in a scratch job directory ($JOBS/<scenario>, default
+# /tmp/correlator-jobs); the log files are then copied, unchanged, into
+# OUT_DIR/<scenario>/ in the layout a user would have. README.md and truth.json
+# in OUT_DIR/<scenario>/ are left alone: they are written by hand against the
+# committed capture, and a new capture (different pids, timings and sometimes a
+# different set of collateral ranks) must be checked against them.
+#
+# Needs: a venv with torch (CPU) + tqdm, given as PYENV (default /work/torchenv);
+# faketime (Debian package) for the two-node scenario; deepspeed (DS_BUILD_OPS=0) in
+# PYENV for deepspeed-batch-config-error.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+PYENV=${PYENV:-/work/torchenv}
+PY=$PYENV/bin/python
+TORCHRUN=$PYENV/bin/torchrun
+TRAIN=$HERE/train.py
+JOBS=${JOBS:-/tmp/correlator-jobs}
+
+if [ $# -lt 1 ]; then
+  echo "usage: $0 OUT_DIR [SCENARIO ...]" >&2
+  exit 2
+fi
+OUT=$(realpath -m "$1"); shift
+ALL="gloo-data-error-per-rank torchrun-logdir-tree slurm-combined-srun-label torchrun-tee-console"
+ALL="$ALL two-node-faketime-skew collective-mismatch-detail detail-ddp-segfault-all-ranks rendezvous-node-never-joined"
+ALL="$ALL healthy-per-rank healthy-tee-console healthy-srun-label deepspeed-batch-config-error gzip-data-error-per-rank"
+SCENARIOS=${*:-$ALL}
+
+echo "# capture $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
+$PY -c 'import sys, torch; print("# torch", torch.__version__, "python", sys.version.split()[0])'
+
+# fresh scratch job dir, and an output dir emptied of everything but README.md / truth.json
+start() {
+  name=$1
+  job=$JOBS/$name
+  rm -rf "$job"; mkdir -p "$job"
+  dest=$OUT/$name
+  mkdir -p "$dest"
+  find "$dest" -mindepth 1 -maxdepth 1 ! -name README.md ! -name truth.json -exec rm -rf {} +
+  echo "== $name (job dir $job)"
+  cd "$job" || exit 1
+}
+
+# 1. one log file per rank: every worker redirects its own stdout+stderr (per_rank.sh)
+gloo-data-error-per-rank() {
+  start gloo-data-error-per-rank
+  RANK_LOG_DIR=$job/logs PYTHON=$PY TRAIN_PY=$TRAIN \
+    $TORCHRUN --standalone --nproc-per-node 4 --no-python sh "$HERE/per_rank.sh" \
+      --steps 30 --progress --fail data_error --fail-rank 2 --fail-step 17 \
+      > launcher.log 2>&1
+  echo "exit $?"
+  cp logs/rank*.log "$dest/"
+}
+
+# 2. the raw torchrun --log-dir tree + the launcher console; rank 1 SIGKILLed
+torchrun-logdir-tree() {
+  start torchrun-logdir-tree
+  $TORCHRUN --standalone --nproc-per-node 4 --log-dir "$job/torchrun_logs" --redirects 3 \
+    "$TRAIN" --record --log-format default --steps 30 --fail sigkill --fail-rank 1 --fail-step 12 \
+    > launcher.log 2>&1
+  echo "exit $?"
+  cp -r torchrun_logs "$dest/"
+  cp launcher.log "$dest/"
+}
+
+# 3. one Slurm-style output file, every line labelled "N: " by srun_label.py (srun -l emulation)
+slurm-combined-srun-label() {
+  start slurm-combined-srun-label
+  $PY "$HERE/srun_label.py" --ntasks 4 --port 29571 --jobid 4242 -- \
+    $PY "$TRAIN" --print-config --steps 30 --log-every 5 --fail inf_input --fail-rank 1 --fail-step 14 \
+    > slurm-4242.out
+  echo "exit $?"
+  cp slurm-4242.out "$dest/"
+}
+
+# 4. torchrun --tee 3 console ([defaultN]: prefixes), rank 3 hangs past the gloo timeout
+torchrun-tee-console() {
+  start torchrun-tee-console
+  $TORCHRUN --standalone --nproc-per-node 4 --tee 3 \
+    "$TRAIN" --log-format default --progress --steps 40 --log-every 10 \
+      --fail hang --fail-rank 3 --fail-step 23 --timeout 20 \
+    > console.log 2>&1
+  echo "exit $?"
+  cp console.log "$dest/"
+}
+
+# 5. two "nodes" = two torchrun agents on localhost (static rendezvous), node 1 under
+#    faketime +40s; each node's --tee console in node-<N>/console.log. Rank 2 (node 1,
+#    local rank 0) hits a shape bug.
+two-node-faketime-skew() {
+  start two-node-faketime-skew
+  mkdir -p node-0 node-1
+  local args="--steps 30 --log-every 5 --record --fail shape_bug --fail-rank 2 --fail-step 9"
+  local rdzv="--nnodes 2 --nproc-per-node 2 --master-addr 127.0.0.1 --master-port 29581 --tee 3"
+  $TORCHRUN $rdzv --node-rank 0 "$TRAIN" $args > node-0/console.log 2>&1 &
+  local p0=$!
+  faketime -f +40s $TORCHRUN $rdzv --node-rank 1 "$TRAIN" $args > node-1/console.log 2>&1 &
+  local p1=$!
+  wait $p0; echo "node-0 exit $?"
+  wait $p1; echo "node-1 exit $?"
+  cp -r node-0 node-1 "$dest/"
+}
+
+# 6. collective mismatch detected by TORCH_DISTRIBUTED_DEBUG=DETAIL (manual grad all_reduce,
+#    because DDP + DETAIL segfaults on this build, see detail-ddp-segfault-all-ranks)
+collective-mismatch-detail() {
+  start collective-mismatch-detail
+  TORCH_DISTRIBUTED_DEBUG=DETAIL RANK_LOG_DIR=$job/logs PYTHON=$PY TRAIN_PY=$TRAIN \
+    $TORCHRUN --standalone --nproc-per-node 4 --no-python sh "$HERE/per_rank.sh" \
+      --log-format default --grad-sync manual --steps 30 --fail mismatch --fail-rank 3 --fail-step 8 \
+      > launcher.log 2>&1
+  echo "exit $?"
+  cp logs/rank*.log launcher.log "$dest/"
+}
+
+# 7. the same DDP trainer with TORCH_DISTRIBUTED_DEBUG=DETAIL: every rank segfaults in
+#    DDP.__init__ (torch 2.13.0+cpu, gloo) -- an all-ranks-alike crash, nothing injected
+detail-ddp-segfault-all-ranks() {
+  start detail-ddp-segfault-all-ranks
+  PYTHONFAULTHANDLER=1 TORCH_DISTRIBUTED_DEBUG=DETAIL RANK_LOG_DIR=$job/logs PYTHON=$PY TRAIN_PY=$TRAIN \
+    $TORCHRUN --standalone --nproc-per-node 4 --no-python sh "$HERE/per_rank.sh" \
+      --log-format default --steps 30 \
+      > launcher.log 2>&1
+  echo "exit $?"
+  cp logs/rank*.log launcher.log "$dest/"
+}
+
+# 8. c10d rendezvous for 2 nodes, only node 0 ever starts: RendezvousTimeoutError
+rendezvous-node-never-joined() {
+  start rendezvous-node-never-joined
+  mkdir -p node-0
+  $TORCHRUN --nnodes 2 --node-rank 0 --nproc-per-node 2 --rdzv-backend c10d \
+    --rdzv-endpoint 127.0.0.1:29591 --rdzv-id job-7731 --rdzv-conf join_timeout=20 --tee 3 \
+    "$TRAIN" --steps 30 > node-0/console.log 2>&1
+  echo "exit $?"
+  cp -r node-0 "$dest/"
+}
+
+# 9. healthy control runs, one per trainer shape (for --baseline)
+healthy-per-rank() {
+  start healthy-per-rank
+  RANK_LOG_DIR=$job/logs PYTHON=$PY TRAIN_PY=$TRAIN \
+    $TORCHRUN --standalone --nproc-per-node 4 --no-python sh "$HERE/per_rank.sh" \
+      --steps 30 --progress > launcher.log 2>&1
+  echo "exit $?"
+  cp logs/rank*.log "$dest/"
+}
+healthy-tee-console() {
+  start healthy-tee-console
+  $TORCHRUN --standalone --nproc-per-node 4 --tee 3 \
+    "$TRAIN" --log-format default --progress --steps 40 --log-every 10 --timeout 20 \
+    > console.log 2>&1
+  echo "exit $?"
+  cp console.log "$dest/"
+}
+healthy-srun-label() {
+  start healthy-srun-label
+  $PY "$HERE/srun_label.py" --ntasks 4 --port 29572 --jobid 4243 -- \
+    $PY "$TRAIN" --print-config --steps 30 --log-every 5 > slurm-4243.out
+  echo "exit $?"
+  cp slurm-4243.out "$dest/"
+}
+
+# 10. DeepSpeed (CPU accelerator, gloo) with train_batch_size != micro * accum * world:
+#     every rank fails alike in deepspeed.initialize(). The first run JIT-builds a
+#     DeepSpeed shm op (about 90 s), later runs reuse ~/.cache/torch_extensions.
+deepspeed-batch-config-error() {
+  start deepspeed-batch-config-error
+  $TORCHRUN --standalone --nproc-per-node 4 --tee 3 "$HERE/ds_train.py" \
+    --deepspeed --deepspeed_config "$HERE/ds_config_bad_batch.json" > console.log 2>&1
+  echo "exit $?"
+  cp console.log "$dest/"
+}
+
+# 11. gzip-compressed copy of scenario 1's per-rank files (a user who archived the logs);
+#     copies the already captured files of OUT/gloo-data-error-per-rank, so run that first
+gzip-data-error-per-rank() {
+  start gzip-data-error-per-rank
+  for f in "$OUT"/gloo-data-error-per-rank/rank*.log; do
+    gzip -n -c "$f" > "$dest/$(basename "$f").gz"
+  done
+  echo "gzipped $(ls "$dest"/*.gz | wc -l) files"
+}
+
+for s in $SCENARIOS; do
+  if declare -F "$s" >/dev/null; then
+    "$s"
+  else
+    echo "== $s: not defined in this script" >&2
+  fi
+done
