@@ -189,3 +189,27 @@ def split_glued_progress(df: pl.DataFrame) -> pl.DataFrame:
         text.str.replace(_GLUED_AFTER_BAR, "${1}\n${2}"),
         flag="glued",
     )
+
+
+def restrip_glued(df: pl.DataFrame) -> pl.DataFrame:
+    """Peel prefixes off recovered glued lines; their own prefixes beat the bar's.
+
+    A glued line first inherits the prefix columns of the bar it was glued to
+    (``[default0]:`` of rank 0's tqdm bar); if it carries its own prefix
+    (``[default1]:`` of another rank's line, interleaved by tee) that one wins.
+    """
+    glued = df.get_column("glued")
+    if not glued.any():
+        return df
+    idx = glued.arg_true()
+    sub = df.filter(glued)
+    fresh = strip_prefixes(
+        sub.with_columns(pl.lit(None, dtype=sub.schema[c]).alias(c) for c in OUTPUT_COLUMNS)
+    )
+    merged = fresh.with_columns(
+        pl.coalesce(fresh.get_column(c), sub.get_column(c)).alias(c) for c in OUTPUT_COLUMNS
+    )
+    out = df
+    for c in (*OUTPUT_COLUMNS, "text"):
+        out = out.with_columns(out.get_column(c).scatter(idx, merged.get_column(c)))
+    return out

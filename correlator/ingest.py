@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 
 from correlator.attribute import PathFacts, facts_from_path
 from correlator.classify import ATTR_TYPE, classify
-from correlator.demux import split_fused_mpi, split_glued_progress, strip_prefixes
+from correlator.demux import restrip_glued, split_fused_mpi, split_glued_progress, strip_prefixes
 from correlator.discover import InputFile, discover
 from correlator.fold import fold
 from correlator.problems import Problem, ProblemLog
@@ -110,8 +110,7 @@ def _lines_to_events(
     df = split_fused_mpi(df)
     df = strip_prefixes(df)
     df = split_glued_progress(df)
-    if df.get_column("glued").any():
-        df = strip_prefixes(df, rows=df.get_column("glued"))
+    df = restrip_glued(df)
 
     stamps = parse_timestamps(df.get_column("text"), tz=tz, default_year=PROVISIONAL_YEAR)
     df = df.with_columns(
@@ -249,20 +248,16 @@ def _raw_events(lines: pl.Series, first: int, rel: str, job: str) -> pl.DataFram
     )
 
 
-# Inherited by forked workers: InputFile.open closures cannot be pickled.
-_WORK: dict[str, object] = {}
-
-
-def _work_on(index: int) -> tuple[int, list[Problem], int, int]:
-    files: list[InputFile] = _WORK["files"]  # type: ignore[assignment]
-    f = files[index]
-    job, opts, scratch = _WORK["job"], _WORK["opts"], _WORK["scratch"]
+def _work_on(
+    index: int, f: InputFile, job: str, opts: IngestOptions, scratch: str
+) -> tuple[int, list[Problem], int, int]:
+    """Stage 1 for one file, in a worker process; writes ``part-<index>.parquet``."""
     problems = ProblemLog(echo=False)
     events = lines = 0
     writer = None
-    path = Path(scratch) / f"part-{index:06d}.parquet"  # type: ignore[arg-type]
+    path = Path(scratch) / f"part-{index:06d}.parquet"
     try:
-        for table in _file_events(f, job, opts.tz, opts, problems):  # type: ignore[arg-type, union-attr]
+        for table in _file_events(f, job, opts.tz, opts, problems):
             if writer is None:
                 writer = pq.ParquetWriter(path, _STAGE1_SCHEMA, compression="lz4")
             writer.write_table(table)
@@ -275,6 +270,10 @@ def _work_on(index: int) -> tuple[int, list[Problem], int, int]:
         if writer is not None:
             writer.close()
     return index, problems.items, events, lines
+
+
+# Below this much input, starting worker processes costs more than it saves.
+_PARALLEL_MIN_BYTES = 16 << 20
 
 
 def ingest(
@@ -302,7 +301,7 @@ def ingest(
             bytes_read=sum(f.size for f in files), seconds=0.0, problems=problems,
         )
         con = _stage2(scratch, files, per_file, problems, opts)
-        result.events = con.execute("SELECT count(*) FROM events").fetchone()[0]
+        result.events = con.sql("SELECT count(*) FROM events").fetchall()[0][0]
         if out_parquet is not None:
             write_parquet(con, Path(out_parquet))
         if out_db is not None:
@@ -381,24 +380,27 @@ def _nothing_message(target: str | Path, files: list[InputFile], problems: Probl
 def _run_stage1(
     files: list[InputFile], job: str, opts: IngestOptions, scratch: str, problems: ProblemLog
 ) -> dict[int, tuple[int, int]]:
-    _WORK.update(files=files, job=job, opts=opts, scratch=scratch)
     workers = max(1, min(opts.workers or os.cpu_count() or 1, len(files)))
-    results: dict[int, tuple[int, int]] = {}
+    if opts.workers is None and sum(f.size for f in files) < _PARALLEL_MIN_BYTES:
+        workers = 1
+    if any(f.rel == "<stdin>" for f in files):
+        workers = 1  # standard input was spooled by this process only
     # Biggest files first so the last worker is not left with the giant one.
     order = sorted(range(len(files)), key=lambda i: -files[i].size)
+    results: dict[int, tuple[int, int]] = {}
     if workers == 1:
-        outcomes = map(_work_on, order)
-    else:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("fork"))
-        outcomes = pool.map(_work_on, order)
-    try:
+        outcomes = (_work_on(i, files[i], job, opts, scratch) for i in order)
         for index, file_problems, events, lines in outcomes:
             problems.extend(file_problems)
             results[index] = (events, lines)
-    finally:
-        if workers > 1:
-            pool.shutdown()
-        _WORK.clear()
+        return results
+    # "spawn", not "fork": Polars' thread pool does not survive a fork.
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
+        futures = [pool.submit(_work_on, i, files[i], job, opts, scratch) for i in order]
+        for fut in futures:
+            index, file_problems, events, lines = fut.result()
+            problems.extend(file_problems)
+            results[index] = (events, lines)
     return results
 
 
@@ -460,8 +462,8 @@ def _files_table(
 
 
 def _metadata(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
-    files = con.execute("SELECT * FROM files").to_arrow_table()
-    problems = con.execute("SELECT * FROM problems").to_arrow_table()
+    files = con.sql("SELECT * FROM files").to_arrow_table()
+    problems = con.sql("SELECT * FROM problems").to_arrow_table()
     return {
         "correlator.schema_version": str(SCHEMA_VERSION),
         "correlator.files": json.dumps(files.to_pylist(), default=str),

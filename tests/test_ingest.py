@@ -1,0 +1,230 @@
+"""End to end: real captured jobs in sample_logs/ become one timeline."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import tarfile
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from correlator.ingest import IngestOptions, NothingToRead, ingest
+from correlator.query import open_timeline
+
+QUIET = IngestOptions(echo_problems=False, workers=1)
+
+
+def _timeline(target, tmp_path: Path, **kw) -> duckdb.DuckDBPyConnection:
+    out = tmp_path / "t.parquet"
+    ingest(target, out_parquet=out, options=IngestOptions(echo_problems=False, workers=kw.pop("workers", 1), **kw))
+    con = duckdb.connect()
+    con.execute(f"CREATE VIEW events AS SELECT * FROM read_parquet('{out}')")
+    return con
+
+
+def _digest(root: Path) -> dict[str, tuple[str, int]]:
+    return {
+        str(p.relative_to(root)): (hashlib.sha256(p.read_bytes()).hexdigest(), p.stat().st_mtime_ns)
+        for p in sorted(root.rglob("*")) if p.is_file()
+    }
+
+
+def test_per_rank_files_rank_from_path_and_folded_traceback(samples, tmp_path):
+    job = samples / "gloo-data-error-per-rank"
+    before = _digest(job)
+    con = _timeline(job, tmp_path)
+    # every event of rankN.log is rank N (path), including the [rank2]: traceback
+    bad = con.execute(
+        "SELECT count(*) FROM events WHERE rank IS DISTINCT FROM CAST(regexp_extract(file, 'rank(\\d+)', 1) AS INT)"
+    ).fetchone()[0]
+    assert bad == 0
+    tb = con.execute(
+        "SELECT line_no, line_end, attrs['exc_type'], source, level FROM events "
+        "WHERE rank = 2 AND kind = 'python.traceback'"
+    ).fetchall()
+    assert tb == [(5, 26, "ValueError", "python", "ERROR")]
+    # the collateral ranks' gloo errors are recognised with the peer they name
+    peers = con.execute(
+        "SELECT rank, attrs['peer'] FROM events WHERE kind = 'c10d.gloo_peer_closed' ORDER BY rank"
+    ).fetchall()
+    assert [r for r, _ in peers] == [1, 3] and all(p.startswith("127.0.0.1") for _, p in peers)
+    assert _digest(job) == before  # inputs untouched
+
+
+def test_combined_srun_file_is_demultiplexed(samples, tmp_path):
+    con = _timeline(samples / "slurm-combined-srun-label", tmp_path)
+    per_rank = dict(con.execute("SELECT rank, count(*) FROM events GROUP BY rank").fetchall())
+    assert set(per_rank) == {0, 1, 2, 3}
+    tbs = con.execute(
+        "SELECT rank, line_end - line_no FROM events WHERE kind = 'python.traceback' ORDER BY rank"
+    ).fetchall()
+    # one folded traceback per rank, interleaved lines of other ranks not swallowed
+    assert [r for r, _ in tbs] == [0, 1, 2, 3] and all(span > 3 for _, span in tbs)
+    msgs = con.execute("SELECT message FROM events WHERE kind = 'python.traceback'").fetchall()
+    for (m,) in msgs:
+        assert m.startswith("Traceback") and m.rstrip().endswith("stopping training")
+    inf = con.execute("SELECT rank, attrs['loss'] FROM events WHERE message LIKE '%loss inf%'").fetchall()
+    assert inf and all(r == 1 and loss == "inf" for r, loss in inf)
+
+
+def test_torchrun_log_dir_tree(samples, tmp_path):
+    con = _timeline(samples / "torchrun-logdir-tree", tmp_path)
+    # local rank from <run>/attempt_0/<local_rank>/..., global rank from the launcher's table
+    rows = con.execute(
+        "SELECT DISTINCT regexp_extract(file, 'attempt_0/(\\d)/', 1), local_rank, rank FROM events "
+        "WHERE file LIKE '%attempt_0/%' ORDER BY 1"
+    ).fetchall()
+    assert rows and all(int(d) == lr == r for d, lr, r in rows)
+    # error.json carries an epoch timestamp: a real stamp, not an estimate
+    ej = con.execute(
+        "SELECT ts, ts_estimated, attrs['error'] FROM events WHERE file LIKE '%error.json'"
+    ).fetchall()
+    assert ej and all(ts is not None and not est and "Connection closed by peer" in err for ts, est, err in ej)
+    entries = con.execute(
+        "SELECT attrs['failed_rank'], attrs['exitcode'] FROM events WHERE kind = 'torchrun.failure_entry' ORDER BY 1"
+    ).fetchall()
+    assert ("1", "-9") in entries
+    failed = con.execute(
+        "SELECT attrs['exitcode'], attrs['failed_local_rank'] FROM events WHERE kind = 'torchrun.worker_failed'"
+    ).fetchall()
+    assert failed == [("-9", "1")]
+
+
+def test_tee_console_recovers_lines_glued_to_progress_bar(samples, tmp_path):
+    con = _timeline(samples / "torchrun-tee-console", tmp_path)
+    glued = con.execute(
+        "SELECT local_rank, message FROM events WHERE attrs['glued_after_progress_bar'] = 'true'"
+    ).fetchall()
+    assert glued, "the capture has log lines glued after tqdm bars"
+    for local_rank, message in glued:
+        assert "%|" not in message  # the bar itself stays a separate event
+    # a glued line carrying its own [defaultN]: prefix belongs to that rank, not to the bar's
+    assert any(lr != 0 for lr, _ in glued)
+    # single node, no table naming ranks: local rank is the global rank
+    assert con.execute("SELECT count(*) FROM events WHERE local_rank IS NOT NULL AND rank <> local_rank").fetchone()[0] == 0
+
+
+def test_node_directories_and_gzip_are_transparent(samples, tmp_path):
+    con = _timeline(samples / "two-node-faketime-skew", tmp_path)
+    nodes = {n for (n,) in con.execute("SELECT DISTINCT node FROM events WHERE node IS NOT NULL").fetchall()}
+    assert {"node-0", "node-1"} <= nodes
+    plain = _timeline(samples / "gloo-data-error-per-rank", tmp_path / "a")
+    gz = _timeline(samples / "gzip-data-error-per-rank", tmp_path / "b")
+    q = "SELECT rank, line_no, message FROM events ORDER BY rank, line_no, message"
+    assert plain.execute(q).fetchall() == gz.execute(q).fetchall()
+
+
+def test_tar_and_stdin_inputs(samples, tmp_path, monkeypatch):
+    job = samples / "gloo-data-error-per-rank"
+    archive = tmp_path / "job.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for p in sorted(job.glob("rank*.log")):
+            tar.add(p, arcname=f"job/{p.name}")
+    con = _timeline(archive, tmp_path / "t")
+    assert {r for (r,) in con.execute("SELECT DISTINCT rank FROM events").fetchall()} == {0, 1, 2, 3}
+
+    data = (job / "rank2.log").read_bytes()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(gzip.compress(data))))
+    con = _timeline("-", tmp_path / "s")
+    files = {f for (f,) in con.execute("SELECT DISTINCT file FROM events").fetchall()}
+    assert files == {"<stdin>"}
+    assert con.execute("SELECT count(*) FROM events WHERE kind = 'python.traceback'").fetchone()[0] == 1
+
+
+def test_duckdb_output_is_a_plain_database(samples, tmp_path):
+    db = tmp_path / "job.duckdb"
+    ingest(samples / "slurm-combined-srun-label", out_db=db, options=QUIET)
+    con = duckdb.connect(str(db), read_only=True)
+    tables = {t for (t,) in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+    assert {"events", "files", "problems"} <= tables
+    assert con.execute("SELECT count(*) FROM events").fetchone()[0] > 20
+    assert con.execute("SELECT typeof(attrs) FROM events LIMIT 1").fetchone()[0].startswith("MAP")
+
+
+def test_files_and_problems_views_over_parquet(samples, tmp_path):
+    out = tmp_path / "t.parquet"
+    ingest(samples / "torchrun-logdir-tree", out_parquet=out, options=QUIET)
+    with open_timeline(str(out)) as con:
+        files = {r[0]: r for r in con.execute("SELECT file, lines, events, sources, ranks, problems FROM files").fetchall()}
+        launcher = files["launcher.log"]
+        assert launcher[1] > 0 and "torchrun" in launcher[3]
+        empty = [f for f, r in files.items() if f.endswith("stdout.log")]
+        assert empty and all(files[f][5] == 1 and files[f][2] == 0 for f in empty)
+        whats = {w for (w,) in con.execute("SELECT what FROM problems").fetchall()}
+        assert "empty file" in whats and any("excluded" in w for w in whats)
+
+
+def _write(p: Path, data: bytes) -> Path:
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_bytes(data)
+    return p
+
+
+def test_bad_inputs_are_reported_and_the_rest_goes_on(tmp_path):
+    root = tmp_path / "job"
+    good = b"2024-05-01 12:00:00,000 - INFO - __main__ - step 1 loss 2.0\n"
+    _write(root / "rank0.log", good)
+    _write(root / "rank1.log", good + b"x" * (3 << 20) + b"\n" + good)  # a 3 MB line
+    varied = b"".join(b"2024-05-01 12:00:00,000 - INFO - __main__ - step %d loss %d\n" % (i, i * 7919 % 10007) for i in range(2000))
+    _write(root / "rank2.log.gz", gzip.compress(varied)[:-200])  # truncated near the end
+    _write(root / "core.bin", bytes(range(256)) * 64)
+    _write(root / "empty.log", b"")
+    _write(root / "bad-utf8.log", b"2024-05-01 12:00:00,000 - INFO - __main__ - caf\xe9 \xff\n")
+    out = tmp_path / "t.parquet"
+    result = ingest(root, out_parquet=out, options=IngestOptions(echo_problems=False, workers=1, max_line_bytes=1 << 20))
+    by_file: dict[str, list[str]] = {}
+    for p in result.problems.items:
+        by_file.setdefault(p.file, []).append(p.what)
+    assert set(by_file) >= {"rank1.log", "rank2.log.gz", "core.bin", "empty.log"}
+    assert any(p.line == 2 for p in result.problems.items if p.file == "rank1.log")
+    con = duckdb.connect()
+    rows = dict(con.execute(f"SELECT file, count(*) FROM read_parquet('{out}') GROUP BY file").fetchall())
+    assert rows["rank0.log"] == 1 and rows["rank1.log"] == 3 and 1000 <= rows["rank2.log.gz"] < 2000
+    (msg,) = con.execute(f"SELECT message FROM read_parquet('{out}') WHERE file = 'bad-utf8.log'").fetchone()
+    assert "caf\ufffd" in msg
+
+
+def test_nothing_readable_is_an_error(tmp_path):
+    root = tmp_path / "job"
+    _write(root / "a.bin", b"\x00\x01\x02" * 1000)
+    _write(root / "empty.log", b"")
+    with pytest.raises(NothingToRead, match="nothing could be read"):
+        ingest(root, out_parquet=tmp_path / "t.parquet", options=QUIET)
+
+
+def test_timezone_and_yearless_stamps(tmp_path):
+    root = tmp_path / "job"
+    _write(
+        root / "rank0.log",
+        b"2024-07-01 12:00:00,000 - INFO - __main__ - step 1 loss 2.0\n"
+        b"[rank0]:[E701 12:00:05.123456789 ProcessGroupNCCL.cpp:607] [Rank 0] boom\n",
+    )
+    con = _timeline(root, tmp_path, tz="Europe/Berlin")
+    rows = con.execute("SELECT line_no, strftime(ts, '%Y-%m-%d %H:%M:%S') FROM events ORDER BY line_no").fetchall()
+    # naive stamps read in Berlin summer time (UTC+2); the c10 stamp has no year: the job's year
+    assert rows == [(1, "2024-07-01 10:00:00"), (2, "2024-07-01 10:00:05")]
+
+
+def test_unstamped_lines_get_estimates_from_neighbours(samples, tmp_path):
+    con = _timeline(samples / "gloo-data-error-per-rank", tmp_path)
+    est = con.execute(
+        "SELECT count(*), count(*) FILTER (WHERE ts IS NULL) FROM events WHERE ts_estimated"
+    ).fetchone()
+    assert est[0] > 0 and est[1] == 0
+    # an estimate is never earlier than the stamped line before it in the same file
+    bad = con.execute(
+        """SELECT count(*) FROM (
+             SELECT ts, lag(ts) OVER (PARTITION BY file ORDER BY line_no) AS prev, ts_estimated
+             FROM events) WHERE ts_estimated AND ts < prev"""
+    ).fetchone()[0]
+    assert bad == 0
+
+
+def test_parallel_and_serial_ingest_agree(samples, tmp_path):
+    q = "SELECT file, line_no, rank, node, source, level, kind, template FROM events ORDER BY file, line_no"
+    serial = _timeline(samples / "two-node-faketime-skew", tmp_path / "a", workers=1).execute(q).fetchall()
+    parallel = _timeline(samples / "two-node-faketime-skew", tmp_path / "b", workers=2).execute(q).fetchall()
+    assert serial == parallel
