@@ -135,7 +135,8 @@ def _emit(con, rel, fmt: str, out: str | None) -> None:
     else:
         import polars as pl
 
-        df = rel.pl()
+        # folded events span lines: show them on one row of the table
+        df = rel.pl().with_columns(pl.col(pl.String).str.replace_all("\n", " ⏎ ", literal=True))
         with pl.Config(tbl_rows=200, tbl_cols=-1, fmt_str_lengths=100, tbl_width_chars=200,
                        tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
             text = str(df) + "\n" + f"({df.height} row{'s' if df.height != 1 else ''})\n"

@@ -126,8 +126,6 @@ def _lines_to_events(
 
     ev = fold(df, carry_cols=_CARRY)
     ev = ev.filter(pl.col("message").str.strip_chars().str.len_bytes() > 0)
-    ev = classify(ev, extra_attrs=_EXTRA_ATTRS)
-
     # Path facts rank below the line's own prefix; Slurm's task id stands in for
     # the rank only when nothing else names one (one task per rank).
     ev = ev.with_columns(
@@ -141,6 +139,8 @@ def _lines_to_events(
     )
     if facts.node_level:
         ev = ev.with_columns(pl.lit(None, dtype=pl.Int32).alias("rank"), pl.lit(None, dtype=pl.Int32).alias("local_rank"))
+
+    ev = classify(ev, extra_attrs=_EXTRA_ATTRS)
 
     ev = _estimate_ts(ev, state)
     return ev.select(
