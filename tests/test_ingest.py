@@ -99,7 +99,7 @@ def test_tee_console_recovers_lines_glued_to_progress_bar(samples, tmp_path):
         "SELECT local_rank, message FROM events WHERE attrs['glued_after_progress_bar'] = 'true'"
     ).fetchall()
     assert glued, "the capture has log lines glued after tqdm bars"
-    for local_rank, message in glued:
+    for _local_rank, message in glued:
         assert "%|" not in message  # the bar itself stays a separate event
     # a glued line carrying its own [defaultN]: prefix belongs to that rank, not to the bar's
     assert any(lr != 0 for lr, _ in glued)
