@@ -10,6 +10,7 @@ import click
 from correlator import __version__
 from correlator.ingest import IngestOptions, NothingToRead, ingest
 from correlator.query import NotATimeline, open_timeline
+from correlator.rulebook import RuleError, import_encyclopedia, load_rules, test_examples
 
 # Exit codes: 0 ok, 1 usage / bad input, 2 nothing could be read.
 EXIT_NOTHING_READ = 2
@@ -144,3 +145,114 @@ def _emit(con, rel, fmt: str, out: str | None) -> None:
         Path(out).write_text(text)
     else:
         click.echo(text, nl=False)
+
+
+# --------------------------------------------------------------------------- rules
+
+_rules_dirs = click.option(
+    "--rules", "rules_dirs", multiple=True, type=click.Path(exists=True),
+    help="Extra rule directory or file (repeatable), added to the built-in rules.",
+)
+
+
+def _load(rules_dirs: tuple[str, ...], builtin: bool = True):  # noqa: ANN202
+    try:
+        return load_rules([Path(d) for d in rules_dirs], builtin=builtin)
+    except RuleError as exc:
+        raise click.ClickException(f"invalid rules:\n{exc}") from exc
+
+
+@main.group(name="rules")
+def rules_group() -> None:
+    """The knowledge base: list, show, test and import failure rules."""
+
+
+@rules_group.command(name="list")
+@_rules_dirs
+@click.option("--category", default=None, help="Only this category.")
+def rules_list(rules_dirs: tuple[str, ...], category: str | None) -> None:
+    """One line per rule: id, role, category, evidence, title.
+
+    \b
+    Example:
+      correlator rules list --category oom
+    """
+    for lr in _load(rules_dirs):
+        r = lr.rule
+        if category and r.category != category:
+            continue
+        click.echo(f"{r.id:42s} {r.role:10s} {r.category:20s} {r.evidence.kind:10s} {r.title}")
+
+
+@rules_group.command(name="show")
+@click.argument("rule_id")
+@_rules_dirs
+def rules_show(rule_id: str, rules_dirs: tuple[str, ...]) -> None:
+    """Print one rule as YAML, with the file it comes from.
+
+    \b
+    Example:
+      correlator rules show cuda-oom
+    """
+    import yaml
+
+    for lr in _load(rules_dirs):
+        if lr.rule.id == rule_id:
+            click.echo(f"# {lr.path}")
+            click.echo(yaml.safe_dump(lr.rule.model_dump(exclude_defaults=True), sort_keys=False, allow_unicode=True))
+            return
+    raise click.ClickException(f"no rule {rule_id!r} (see: correlator rules list)")
+
+
+@rules_group.command(name="test")
+@_rules_dirs
+@click.option("--no-builtin", is_flag=True, help="Test only the --rules directories.")
+def rules_test(rules_dirs: tuple[str, ...], no_builtin: bool) -> None:
+    """Check every rule's examples match it and its near misses do not.
+
+    Examples run through the real parsing pipeline, so a rule that names a
+    parser kind is tested together with that parser.
+
+    \b
+    Example:
+      correlator rules test --rules my-rules/
+    """
+    results = test_examples(_load(rules_dirs, builtin=not no_builtin))
+    failed = [r for r in results if not r.ok]
+    for r in failed:
+        what = "example does not match" if r.expected else "near miss matches"
+        first = r.text.splitlines()[0][:100] if r.text else ""
+        click.echo(f"FAIL {r.rule_id} ({r.path}): {what}: {first!r}")
+    rules = len({r.rule_id for r in results})
+    click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed ({rules} rules)")
+    if failed:
+        sys.exit(1)
+
+
+@rules_group.command(name="import")
+@click.argument("encyclopedia", type=click.Path(exists=True, dir_okay=False))
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), required=True, help="Directory for the rule files.")
+def rules_import(encyclopedia: str, out_dir: str) -> None:
+    """Convert encyclopedia entries (JSON object or list, the seeds' shape) to rule files.
+
+    Imported rules are marked evidence: secondhand.
+
+    \b
+    Example:
+      correlator rules import ../shared/seeds/002_78deff42676fb00b.txt --out my-rules/
+    """
+    import json
+
+    import yaml
+
+    data = json.loads(Path(encyclopedia).read_text())
+    entries = data if isinstance(data, list) else [data]
+    docs = import_encyclopedia(entries, Path(encyclopedia).name)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    for doc in docs:
+        path = out / (doc["id"].replace("/", "__") + ".yaml")
+        path.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
+        click.echo(path)
+    # fail now, not at the next analyze, if the result does not validate
+    _load((str(out),), builtin=False)

@@ -1,0 +1,349 @@
+"""The knowledge base: declarative failure signatures, validated and matched.
+
+A rule is a YAML file (``rules/<family>/<id>.yaml``; a file may also hold a list
+under ``rules:``). It says which events it matches (parser kinds, a regex on the
+message, source / level / attr filters, an optional DuckDB SQL condition for
+cross-rank facts), what role a match plays (``root`` cause, ``collateral``
+echo, or ``context``), and what to tell the user: root cause, fix, a command
+that verifies the fix, and where the knowledge comes from (``evidence``).
+
+The schema is compatible with the seeds' encyclopedia entries (id, signature,
+regex, domain, category, root_cause, workarounds, dead_ends, transition graph,
+docs url); ``import_encyclopedia`` converts them.
+
+Matching compiles every rule to one SQL predicate over the ``events`` view, so
+rules run inside DuckDB over the whole timeline, never per line in Python.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import duckdb
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+CATEGORIES = (
+    "oom", "nccl_network", "nccl_timeout_hang", "collective_mismatch", "config_error",
+    "hardware_xid", "data_error", "code_exception", "version_mismatch", "killed_by_scheduler",
+    "nan_divergence", "rendezvous", "storage_io", "other",
+)
+Category = Literal[
+    "oom", "nccl_network", "nccl_timeout_hang", "collective_mismatch", "config_error",
+    "hardware_xid", "data_error", "code_exception", "version_mismatch", "killed_by_scheduler",
+    "nan_divergence", "rendezvous", "storage_io", "other",
+]
+Role = Literal["root", "collateral", "context"]
+_ID = re.compile(r"^[a-z0-9][a-z0-9._/-]*$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Evidence(_Strict):
+    """Where a signature comes from; a rule says honestly how well it is known."""
+
+    kind: Literal["observed", "source", "secondhand"] = Field(
+        description="observed: seen in real logs; source: read in the software's source; "
+        "secondhand: only reported by others (e.g. an encyclopedia), unverified"
+    )
+    provenance: str = Field(min_length=3, description="where: a file in ../shared/formats, an issue, a source file")
+    version: str | None = Field(default=None, description="software version the text was seen or read in")
+
+
+class Workaround(_Strict):
+    action: str
+    why: str | None = None
+
+
+class DeadEnd(_Strict):
+    action: str
+    why_fails: str
+
+
+class Match(_Strict):
+    """Which events a rule matches: every given condition must hold."""
+
+    kind: list[str] = Field(default_factory=list, description="parser kinds (events.kind), any of")
+    regex: str | None = Field(default=None, description="RE2 regex searched in events.message")
+    source: list[str] = Field(default_factory=list)
+    level: list[str] = Field(default_factory=list)
+    attrs: dict[str, str] = Field(default_factory=dict, description="attr equality, e.g. {xid: '79'}")
+    sql: str | None = Field(
+        default=None,
+        description="extra DuckDB condition on the event row, alias e; may query the events view",
+    )
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> Match:
+        if not (self.kind or self.regex or self.sql or self.attrs):
+            raise ValueError("match needs at least one of kind, regex, attrs or sql")
+        return self
+
+    @field_validator("regex")
+    @classmethod
+    def _compiles(cls, v: str | None) -> str | None:
+        if v is not None:
+            try:
+                duckdb.sql("SELECT regexp_matches('', ?)", params=[v]).fetchall()
+            except duckdb.Error as exc:
+                raise ValueError(f"regex does not compile in DuckDB (RE2): {exc}") from exc
+        return v
+
+
+class Rule(_Strict):
+    id: str
+    title: str
+    category: Category
+    role: Role
+    domain: str = "pytorch"
+    signature: str = Field(description="the line as users see it")
+    match: Match
+    root_cause: str
+    explanation: str | None = None
+    fix: str
+    verify: str = Field(description="a command that shows the fix worked")
+    workarounds: list[Workaround] = Field(default_factory=list)
+    dead_ends: list[DeadEnd] = Field(default_factory=list)
+    leads_to: list[str] = Field(default_factory=list)
+    preceded_by: list[str] = Field(default_factory=list)
+    frequently_confused_with: list[str] = Field(default_factory=list)
+    docs_url: str | None = None
+    evidence: Evidence
+    # Seen in healthy runs too: never a first deviating line by itself.
+    benign: bool = False
+    weight: float = Field(default=1.0, ge=0.0, le=2.0, description="prior strength when scoring hypotheses")
+    examples: list[str] = Field(min_length=1, description="real log text that must match")
+    near_misses: list[str] = Field(default_factory=list, description="text that must not match")
+
+    @field_validator("id")
+    @classmethod
+    def _id_shape(cls, v: str) -> str:
+        if not _ID.match(v):
+            raise ValueError("id: lowercase letters, digits, '.', '_', '-', '/' only")
+        return v
+
+
+@dataclass(frozen=True)
+class LoadedRule:
+    rule: Rule
+    path: Path
+
+
+class RuleError(Exception):
+    """A rule file that does not load; the message names the file."""
+
+
+def builtin_dir() -> Path:
+    return Path(str(resources.files("rules")))
+
+
+def _docs_in(path: Path) -> list[dict[str, Any]]:
+    data = yaml.safe_load(path.read_text())
+    if data is None:
+        return []
+    if isinstance(data, dict) and "rules" in data and isinstance(data["rules"], list):
+        return data["rules"]
+    if isinstance(data, dict):
+        return [data]
+    raise RuleError(f"{path}: expected a rule mapping or 'rules: [...]'")
+
+
+def load_rules(dirs: Iterable[Path] = (), *, builtin: bool = True) -> list[LoadedRule]:
+    """Load and validate every rule; duplicate ids and invalid files raise ``RuleError``."""
+    roots = ([builtin_dir()] if builtin else []) + [Path(d) for d in dirs]
+    loaded: dict[str, LoadedRule] = {}
+    errors: list[str] = []
+    for root in roots:
+        if not root.exists():
+            errors.append(f"{root}: no such rule directory")
+            continue
+        files = [root] if root.is_file() else sorted([*root.rglob("*.yaml"), *root.rglob("*.yml")])
+        for path in files:
+            try:
+                docs = _docs_in(path)
+            except (yaml.YAMLError, RuleError) as exc:
+                errors.append(f"{path}: {exc}")
+                continue
+            for i, doc in enumerate(docs):
+                try:
+                    rule = Rule.model_validate(doc)
+                except ValidationError as exc:
+                    where = f"{path}" + (f" (rule {i + 1})" if len(docs) > 1 else "")
+                    errors.append(f"{where}: {exc}")
+                    continue
+                if rule.id in loaded and loaded[rule.id].path != path:
+                    errors.append(f"{path}: rule id {rule.id!r} already defined in {loaded[rule.id].path}")
+                    continue
+                loaded[rule.id] = LoadedRule(rule, path)
+    if errors:
+        raise RuleError("\n".join(errors))
+    ids = set(loaded)
+    for lr in loaded.values():
+        for ref in (*lr.rule.leads_to, *lr.rule.preceded_by, *lr.rule.frequently_confused_with):
+            if ref not in ids:
+                errors.append(f"{lr.path}: {lr.rule.id} refers to unknown rule {ref!r}")
+    if errors:
+        raise RuleError("\n".join(errors))
+    return sorted(loaded.values(), key=lambda lr: lr.rule.id)
+
+
+def _quote(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def predicate(rule: Rule, alias: str = "e") -> str:
+    """The rule's match as one SQL boolean expression over an events row."""
+    m = rule.match
+    parts = []
+    if m.kind:
+        parts.append(f"{alias}.kind IN ({', '.join(_quote(k) for k in m.kind)})")
+    if m.source:
+        parts.append(f"{alias}.source IN ({', '.join(_quote(s) for s in m.source)})")
+    if m.level:
+        parts.append(f"{alias}.level IN ({', '.join(_quote(lv) for lv in m.level)})")
+    for k, v in m.attrs.items():
+        parts.append(f"{alias}.attrs[{_quote(k)}] = {_quote(v)}")
+    if m.regex:
+        parts.append(f"regexp_matches({alias}.message, {_quote(m.regex)})")
+    if m.sql:
+        parts.append(f"({m.sql})")
+    return " AND ".join(parts)
+
+
+FINDINGS_COLUMNS = (
+    "rule_id", "role", "category", "rank", "node", "local_rank", "file", "line_no", "line_end",
+    "ts", "ts_aligned", "level", "kind", "template", "message",
+)
+
+
+def match_sql(rules: list[LoadedRule]) -> str:
+    """One query returning a row per (rule, matching event)."""
+    selects = []
+    for lr in rules:
+        r = lr.rule
+        selects.append(
+            f"SELECT {_quote(r.id)} AS rule_id, {_quote(r.role)} AS role, {_quote(r.category)} AS category, "
+            "e.rank, e.node, e.local_rank, e.file, e.line_no, e.line_end, e.ts, e.ts_aligned, e.level, "
+            f"e.kind, e.template, e.message FROM events e WHERE {predicate(r)}"
+        )
+    return "\nUNION ALL\n".join(selects) if selects else (
+        "SELECT NULL::VARCHAR AS rule_id WHERE false"
+    )
+
+
+def find_matches(con: duckdb.DuckDBPyConnection, rules: list[LoadedRule]) -> duckdb.DuckDBPyRelation:
+    return con.sql(match_sql(rules))
+
+
+# --------------------------------------------------------------------------- import
+
+
+_CATEGORY_ALIASES = {"hardware": "hardware_xid", "network": "nccl_network", "timeout": "nccl_timeout_hang"}
+
+
+def import_encyclopedia(entries: list[dict[str, Any]], source_name: str) -> list[dict[str, Any]]:
+    """Convert entries in the seeds' encyclopedia JSON shape into rule documents.
+
+    Imported rules are ``secondhand`` evidence: their strings are claims. Their
+    example is the entry's own signature, so ``rules test`` checks the regex
+    against it, not against reality.
+    """
+    out = []
+    for e in entries:
+        category = e.get("category") or "other"
+        category = _CATEGORY_ALIASES.get(category, category)
+        if category not in CATEGORIES:
+            category = "other"
+        workarounds = [
+            {"action": w.get("action") or w.get("how") or "", "why": None}
+            for w in e.get("workarounds", []) if (w.get("action") or w.get("how"))
+        ]
+        graph = e.get("transition_graph") or {}
+        rid = re.sub(r"[^a-z0-9._/-]+", "-", str(e["id"]).lower()).strip("-")
+        doc = {
+            "id": rid,
+            "title": e.get("signature", rid)[:120],
+            "category": category,
+            "role": "root",
+            "domain": e.get("domain") or "pytorch",
+            "signature": e.get("signature", ""),
+            "match": {"regex": e["regex"]} if e.get("regex") else {"regex": re.escape(e.get("signature", rid))},
+            "root_cause": e.get("root_cause") or "(not given by the source)",
+            "fix": workarounds[0]["action"] if workarounds else "(no fix given by the source)",
+            "verify": "re-run with the fix and confirm the signature is gone: correlator analyze NEW_LOG_DIR",
+            "workarounds": workarounds,
+            "dead_ends": [
+                {"action": d.get("action", ""), "why_fails": d.get("why_fails", "")}
+                for d in e.get("dead_ends", []) if d.get("action")
+            ],
+            "leads_to": [], "preceded_by": [], "frequently_confused_with": [],
+            "docs_url": e.get("official_doc_url"),
+            "evidence": {
+                "kind": "secondhand",
+                "provenance": f"imported from {source_name}"
+                + (f"; verification_tier={e['verification_tier']}" if e.get("verification_tier") else ""),
+                "version": ", ".join(v.get("version", "") for v in e.get("versions", [])) or None,
+            },
+            "examples": [e.get("signature") or rid],
+        }
+        # graph references are kept only as text: the target rules may not exist here
+        refs = {k: graph.get(k) or [] for k in ("leads_to", "preceded_by", "frequently_confused_with")}
+        if any(refs.values()):
+            doc["explanation"] = "encyclopedia transition graph: " + json.dumps(refs)
+        out.append(doc)
+    return out
+
+
+# --------------------------------------------------------------------------- testing
+
+
+@dataclass(frozen=True)
+class ExampleResult:
+    rule_id: str
+    path: Path
+    text: str
+    expected: bool  # True: an example (must match); False: a near miss (must not)
+    matched: bool
+
+    @property
+    def ok(self) -> bool:
+        return self.matched == self.expected
+
+
+def _example_events(con: duckdb.DuckDBPyConnection, text: str) -> None:
+    """Run one example through the real parsing pipeline into a view ``events``."""
+    import polars as pl
+
+    from correlator.attribute import PathFacts
+    from correlator.ingest import _lines_to_events, _StreamState
+
+    lines = pl.Series("text", text.split("\n"), dtype=pl.Utf8)
+    ev = _lines_to_events(lines, 1, "example.log", PathFacts(), "example", "UTC", _StreamState())
+    con.register("_example", ev.to_arrow())
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE events AS SELECT * EXCLUDE (ts_needs_year, part) "
+        "REPLACE (map_from_entries(attrs) AS attrs), ts AS ts_aligned FROM _example"
+    )
+    con.unregister("_example")
+
+
+def test_examples(rules: list[LoadedRule]) -> list[ExampleResult]:
+    """Every example must match its rule and every near miss must not."""
+    con = duckdb.connect()
+    results = []
+    for lr in rules:
+        for expected, texts in ((True, lr.rule.examples), (False, lr.rule.near_misses)):
+            for text in texts:
+                _example_events(con, text)
+                n = con.sql(f"SELECT count(*) FROM events e WHERE {predicate(lr.rule)}").fetchall()[0][0]
+                results.append(ExampleResult(lr.rule.id, lr.path, text, expected, n > 0))
+    con.close()
+    return results
