@@ -155,7 +155,7 @@ _rules_dirs = click.option(
 )
 
 
-def _load(rules_dirs: tuple[str, ...], builtin: bool = True):  # noqa: ANN202
+def _load(rules_dirs: tuple[str, ...], builtin: bool = True) -> list:
     try:
         return load_rules([Path(d) for d in rules_dirs], builtin=builtin)
     except RuleError as exc:
