@@ -119,6 +119,11 @@ class Rule(_Strict):
     evidence: Evidence
     # Seen in healthy runs too: never a first deviating line by itself.
     benign: bool = False
+    # Whom a match blames, when not the printing rank: a launcher line about a
+    # child ("attr:failed_rank", "attr:failed_local_rank" on the same node), a peer
+    # named in the message ("attr:peer_rank"), or a GPU by PCI address ("attr:pci":
+    # the rank whose NCCL init line has that bus id on the same node).
+    blames: str = Field(default="rank", pattern=r"^(rank|attr:[a-z_]+)$")
     weight: float = Field(default=1.0, ge=0.0, le=2.0, description="prior strength when scoring hypotheses")
     examples: list[str] = Field(min_length=1, description="real log text that must match")
     near_misses: list[str] = Field(default_factory=list, description="text that must not match")
@@ -218,8 +223,31 @@ def predicate(rule: Rule, alias: str = "e") -> str:
     return " AND ".join(parts)
 
 
+def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
+    """SQL for the rank a match blames (see ``Rule.blames``)."""
+    if rule.blames == "rank":
+        return f"{alias}.rank"
+    key = rule.blames.split(":", 1)[1]
+    val = f"{alias}.attrs[{_quote(key)}]"
+    if key.endswith("local_rank"):
+        # local rank -> global rank through events of the same node that carry both
+        return (
+            f"coalesce(TRY_CAST({alias}.attrs['failed_rank'] AS INTEGER), (SELECT any_value(x.rank) FROM events x "
+            f"WHERE x.local_rank = TRY_CAST({val} AS INTEGER) AND x.rank IS NOT NULL "
+            f"AND x.node IS NOT DISTINCT FROM {alias}.node))"
+        )
+    if key == "pci":
+        # Xid "0000:9b:00" -> NCCL busId "9b000" on the same node
+        bus = f"lower(ltrim(replace(split_part({val}, ':', 2) || split_part({val}, ':', 3), ':', ''), '0') || '000')"
+        return (
+            f"(SELECT any_value(x.rank) FROM events x WHERE x.kind = 'nccl.comm_init' "
+            f"AND lower(ltrim(x.attrs['bus_id'], '0')) = {bus} AND x.node IS NOT DISTINCT FROM {alias}.node)"
+        )
+    return f"TRY_CAST({val} AS INTEGER)"
+
+
 FINDINGS_COLUMNS = (
-    "rule_id", "role", "category", "rank", "node", "local_rank", "file", "line_no", "line_end",
+    "rule_id", "role", "category", "rank", "printed_by", "node", "local_rank", "file", "line_no", "line_end",
     "ts", "ts_aligned", "level", "kind", "template", "message",
 )
 
@@ -231,7 +259,8 @@ def match_sql(rules: list[LoadedRule]) -> str:
         r = lr.rule
         selects.append(
             f"SELECT {_quote(r.id)} AS rule_id, {_quote(r.role)} AS role, {_quote(r.category)} AS category, "
-            "e.rank, e.node, e.local_rank, e.file, e.line_no, e.line_end, e.ts, e.ts_aligned, e.level, "
+            f"{blamed_rank_sql(r)} AS rank, e.rank AS printed_by, e.node, e.local_rank, e.file, e.line_no, "
+            "e.line_end, e.ts, e.ts_aligned, e.level, "
             f"e.kind, e.template, e.message FROM events e WHERE {predicate(r)}"
         )
     return "\nUNION ALL\n".join(selects) if selects else (
