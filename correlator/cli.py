@@ -147,6 +147,66 @@ def _emit(con, rel, fmt: str, out: str | None) -> None:
         click.echo(text, nl=False)
 
 
+# --------------------------------------------------------------------------- analyze
+
+# Exit codes of analyze: the job's state, so scripts can branch on it.
+EXIT_HEALTHY, EXIT_FAILED, EXIT_INCONCLUSIVE = 0, 1, 3
+
+
+@main.command(name="analyze")
+@click.argument("target")
+@click.option("--baseline", default=None, help="Logs (or timeline) of a known-good run to diff against.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the report to a file.")
+@_tz_option
+@_exclude_option
+@_workers_option
+@click.option(
+    "--rules", "rules_dirs", multiple=True, type=click.Path(exists=True),
+    help="Extra rule directory or file (repeatable).",
+)
+def analyze_cmd(
+    target: str, baseline: str | None, fmt: str, out: str | None, tz: str, exclude: tuple[str, ...],
+    workers: int | None, rules_dirs: tuple[str, ...],
+) -> None:
+    """Find the initiating rank, the first deviating line, root cause and collateral.
+
+    Exit code: 0 healthy, 1 failed, 3 inconclusive, 2 error.
+
+    \b
+    Example:
+      correlator analyze sample_logs/gloo-data-error-per-rank/
+      correlator analyze logs/ --baseline good-run/ --format json | jq .initiating
+    """
+    from correlator.analyze import analyze
+    from correlator.report.text import render
+
+    try:
+        verdict = analyze(target, baseline=baseline, rules_dirs=rules_dirs,
+                          options=_options(tz, None, workers, exclude))
+    except NothingToRead as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_NOTHING_READ)
+    except RuleError as exc:
+        raise click.ClickException(f"invalid rules:\n{exc}") from exc
+    text = verdict.model_dump_json(indent=2) + "\n" if fmt == "json" else render(verdict)
+    if out:
+        Path(out).write_text(text)
+    else:
+        click.echo(text, nl=False)
+    sys.exit({"healthy": EXIT_HEALTHY, "failed": EXIT_FAILED, "inconclusive": EXIT_INCONCLUSIVE}[verdict.status])
+
+
+@main.command(name="schema")
+def schema_cmd() -> None:
+    """Print the JSON Schema of the verdict (analyze --format json)."""
+    import json
+
+    from correlator.verdict import Verdict
+
+    click.echo(json.dumps(Verdict.model_json_schema(), indent=2))
+
+
 # --------------------------------------------------------------------------- rules
 
 _rules_dirs = click.option(

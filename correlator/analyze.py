@@ -1,0 +1,345 @@
+"""From a timeline to a verdict: who failed first, why, and what was only an echo.
+
+Each step is a named SQL query over the ``events`` view (``correlator/sql/``)
+plus a little glue here:
+
+1. ``align.sql``: per-node clock offsets from simultaneous events -> ``ts_aligned``;
+2. rules (``correlator.rulebook``) -> ``findings``: every (rule, event) match,
+   with the rank each match *blames* (a launcher line blames the failed child);
+3. ``deviation.sql``: templates only a minority of ranks (or nodes) print, or
+   that a healthy baseline never printed -> ``deviating``;
+4. hypotheses: each root finding per rank, plus cross-rank inferences (a rank
+   whose peers all time out while it falls silent; an error on every rank
+   alike); each is scored on timing, role, specificity and causal edges;
+5. the verdict: the winner, the collateral groups, why the others lost, and
+   the missing fact when the evidence is thin.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+
+from correlator.ingest import IngestOptions
+from correlator.query import open_timeline
+from correlator.rulebook import LoadedRule, load_rules, match_sql
+from correlator.verdict import (
+    ClockOffset,
+    Collateral,
+    Evidence,
+    FirstDeviating,
+    Hypothesis,
+    Initiating,
+    RootCause,
+    Verdict,
+)
+
+CONTEXT_EVENTS = 100  # events kept before the first deviating line in the JSON
+SIMULTANEOUS_S = 2.0  # stamps this close are "at the same time" (1 s stamps, tee lag)
+TIME_DECAY_S = 120.0  # a hypothesis this much later than the earliest scores 1/e as much
+MIN_CONFIDENCE = 0.35  # below this the verdict is "inconclusive"
+
+
+def _sql(name: str) -> str:
+    return resources.files("correlator").joinpath(f"sql/{name}").read_text()
+
+
+@dataclass
+class _Hyp:
+    rule: LoadedRule | None
+    category: str
+    rank: int | None
+    node: str | None
+    ts: float | None  # epoch seconds, aligned
+    evidence: Evidence | None
+    base: float  # prior from role / kind of inference
+    n_ranks_same: int = 1  # ranks where the same rule matched
+    notes: list[str] = field(default_factory=list)
+    score: float = 0.0
+
+
+def _ev(row: dict) -> Evidence:
+    return Evidence(
+        file=row["file"], line_no=row["line_no"], line_end=row.get("line_end"), rank=row.get("rank"),
+        node=row.get("node"), ts=row.get("ts_aligned") or row.get("ts"), text=row["message"],
+    )
+
+
+def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list[dict]:
+    rel = con.execute(sql, params or [])
+    cols = [d[0] for d in rel.description]
+    return [dict(zip(cols, r, strict=True)) for r in rel.fetchall()]
+
+
+def _epoch(ts) -> float | None:
+    return ts.timestamp() if ts is not None else None
+
+
+def analyze(
+    target: str,
+    *,
+    baseline: str | None = None,
+    rules_dirs: tuple[str, ...] = (),
+    options: IngestOptions | None = None,
+) -> Verdict:
+    rules = load_rules([Path(d) for d in rules_dirs])
+    with open_timeline(target, options) as con:
+        baseline_templates = _baseline_templates(baseline, options) if baseline else None
+        return _verdict(con, rules, baseline_templates, baseline)
+
+
+def _baseline_templates(baseline: str, options: IngestOptions | None) -> set[str]:
+    with open_timeline(baseline, options) as con:
+        return {t for (t,) in con.execute("SELECT DISTINCT template FROM events").fetchall()}
+
+
+def _verdict(
+    con: duckdb.DuckDBPyConnection, rules: list[LoadedRule], baseline_templates: set[str] | None,
+    baseline: str | None,
+) -> Verdict:
+    con.execute("ALTER VIEW events RENAME TO timeline_raw")
+    con.execute(_sql("align.sql"))
+    by_id = {lr.rule.id: lr for lr in rules}
+    con.execute(f"CREATE TEMP TABLE findings AS {match_sql(rules)}")
+    if baseline_templates is not None:
+        con.execute("CREATE TEMP TABLE baseline_templates (template VARCHAR)")
+        con.executemany("INSERT INTO baseline_templates VALUES (?)", [[t] for t in baseline_templates])
+    else:
+        con.execute("CREATE TEMP TABLE baseline_templates AS SELECT NULL::VARCHAR AS template WHERE false")
+    con.execute(_sql("deviation.sql").replace("$USE_BASELINE", "true" if baseline_templates is not None else "false"))
+
+    job, n_events, n_files = con.execute(
+        "SELECT any_value(job), count(*), count(DISTINCT file) FROM timeline_raw"
+    ).fetchone()
+    known_ranks = sorted(r for (r,) in con.execute("SELECT rank FROM known_ranks").fetchall())
+    nodes = sorted(n for (n,) in con.execute("SELECT DISTINCT node FROM events WHERE node IS NOT NULL").fetchall())
+    clock = [
+        ClockOffset(node=r["node"], offset_s=round(r["offset_s"], 3), keys=r["keys"],
+                    spread_s=round(r["spread_s"], 3), applied=bool(r["applied"]))
+        for r in _rows(con, "SELECT * FROM clock_offsets ORDER BY node")
+    ]
+    ref = con.execute("SELECT node FROM reference_node").fetchone()
+    verdict = Verdict(
+        job=job or "job", ranks=len(known_ranks), nodes=len(nodes), files=n_files, events=n_events,
+        status="healthy", clock=clock, reference_node=ref[0] if ref else None, baseline=baseline,
+    )
+
+    root_rows = _rows(
+        con,
+        """SELECT f.*, d.n_ranks FROM findings f
+           LEFT JOIN template_spread d ON d.template = f.template
+           WHERE f.role = 'root' ORDER BY f.ts_aligned NULLS LAST, f.file, f.line_no""",
+    )
+    collateral_rows = _rows(
+        con, "SELECT * FROM findings WHERE role = 'collateral' ORDER BY ts_aligned NULLS LAST, file, line_no"
+    )
+    first_dev = _rows(con, "SELECT * FROM first_deviating_candidates ORDER BY sort_key LIMIT 1")
+
+    hyps = _hypotheses(con, root_rows, by_id, known_ranks, first_dev)
+    verdict.collateral = _collateral(collateral_rows, by_id)
+    if first_dev:
+        verdict.first_deviating = _first_deviating(con, first_dev[0])
+
+    failing = bool(hyps or collateral_rows) or con.execute(
+        "SELECT count(*) FROM events e WHERE e.level IN ('ERROR', 'CRITICAL') "
+        "AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.file = e.file AND f.line_no = e.line_no "
+        "AND f.role = 'context')"
+    ).fetchone()[0] > 0
+    if not failing:
+        return verdict
+
+    _score(hyps, by_id, collateral_rows, len(known_ranks))
+    hyps.sort(key=lambda h: -h.score)
+    total = sum(h.score for h in hyps) or 1.0
+    verdict.hypotheses = [
+        Hypothesis(
+            rule_id=h.rule.rule.id if h.rule else None, category=h.category, rank=h.rank, node=h.node,
+            score=round(h.score / total, 3), evidence=h.evidence,
+            why_not=None if i == 0 else _why_not(h, hyps[0]),
+        )
+        for i, h in enumerate(hyps[:10])
+    ]
+    verdict.missing = _missing(con, known_ranks, hyps, collateral_rows)
+    if not hyps:
+        verdict.status = "inconclusive"
+        return verdict
+    top = hyps[0]
+    confidence = top.score / total
+    all_ranks = top.n_ranks_same >= max(2, len(known_ranks)) and len(known_ranks) >= 2
+    verdict.initiating = Initiating(
+        rank=None if all_ranks else top.rank, node=None if all_ranks else top.node,
+        local_rank=None, all_ranks=all_ranks, confidence=round(confidence, 3),
+    )
+    verdict.root_cause = _root_cause(top)
+    verdict.status = "failed" if confidence >= MIN_CONFIDENCE else "inconclusive"
+    return verdict
+
+
+def _hypotheses(
+    con: duckdb.DuckDBPyConnection, root_rows: list[dict], by_id: dict[str, LoadedRule],
+    known_ranks: list[int], first_dev: list[dict],
+) -> list[_Hyp]:
+    hyps: dict[tuple, _Hyp] = {}
+    ranks_per_rule: dict[str, set] = defaultdict(set)
+    for r in root_rows:
+        ranks_per_rule[r["rule_id"]].add(r["rank"] if r["rank"] is not None else ("node", r["node"]))
+    for r in root_rows:
+        lr = by_id[r["rule_id"]]
+        key = (r["rule_id"], r["rank"], r["node"] if r["rank"] is None else None)
+        if key in hyps:
+            continue
+        hyps[key] = _Hyp(
+            rule=lr, category=lr.rule.category, rank=r["rank"], node=r["node"], ts=_epoch(r["ts_aligned"]),
+            evidence=_ev(r), base=lr.rule.weight, n_ranks_same=len(ranks_per_rule[r["rule_id"]]),
+        )
+    # An all-ranks failure is one hypothesis, not one per rank.
+    for rule_id, ranks in ranks_per_rule.items():
+        if len(known_ranks) >= 2 and len(ranks) >= len(known_ranks):
+            group = [h for k, h in hyps.items() if k[0] == rule_id]
+            first = min(group, key=lambda h: (h.ts is None, h.ts or 0))
+            for k in [k for k in hyps if k[0] == rule_id]:
+                del hyps[k]
+            first.rank = None
+            first.notes.append(f"matched on all {len(ranks)} ranks")
+            hyps[(rule_id, "all")] = first
+
+    out = list(hyps.values())
+    # A deviating error no rule explains is still a hypothesis (unclassified).
+    if first_dev and first_dev[0]["rule_role"] is None:
+        d = first_dev[0]
+        is_tb = "Traceback (most recent call last)" in d["message"]
+        out.append(_Hyp(rule=None, category="code_exception" if is_tb else "other", rank=d["rank"],
+                        node=d["node"], ts=_epoch(d["ts_aligned"]), evidence=_ev(d), base=0.6,
+                        notes=["deviating error that no rule explains"]))
+    out.extend(_silent_rank_hypotheses(con, known_ranks))
+    return out
+
+
+def _silent_rank_hypotheses(con: duckdb.DuckDBPyConnection, known_ranks: list[int]) -> list[_Hyp]:
+    """Inference from absence: peers time out waiting while one rank says nothing."""
+    rows = _rows(con, "SELECT * FROM silent_ranks ORDER BY last_ts NULLS FIRST, rank")
+    out = []
+    for r in rows:
+        ev = _ev(r) if r.get("file") else None
+        out.append(_Hyp(
+            rule=None, category="nccl_timeout_hang", rank=r["rank"], node=r["node"],
+            ts=_epoch(r["last_ts"]), evidence=ev, base=0.9,
+            notes=[f"{r['waiting_ranks']} other rank(s) timed out waiting while it logged no error; "
+                   "its last line is the one shown"],
+        ))
+    return out
+
+
+def _score(hyps: list[_Hyp], by_id: dict[str, LoadedRule], collateral_rows: list[dict], n_ranks: int) -> None:
+    times = [h.ts for h in hyps if h.ts is not None]
+    t0 = min(times) if times else None
+    collateral_rules = {r["rule_id"] for r in collateral_rows}
+    for h in hyps:
+        s = h.base
+        if t0 is not None and h.ts is not None:
+            late = max(0.0, h.ts - t0 - SIMULTANEOUS_S)
+            s *= math.exp(-late / TIME_DECAY_S)
+        elif h.ts is None:
+            s *= 0.5
+        if h.rule is not None:
+            echoes = set(h.rule.rule.leads_to) & collateral_rules
+            if echoes:
+                s *= 1.25
+                h.notes.append("its known consequences were seen: " + ", ".join(sorted(echoes)))
+            if h.rank is not None and n_ranks >= 2 and h.n_ranks_same > 1:
+                # the same failure on several ranks is less specific to this one
+                s *= 1.0 / (1.0 + math.log(h.n_ranks_same))
+        h.score = s
+
+
+def _why_not(h: _Hyp, winner: _Hyp) -> str:
+    reasons = []
+    if h.ts is not None and winner.ts is not None and h.ts - winner.ts > SIMULTANEOUS_S:
+        reasons.append(f"{h.ts - winner.ts:.0f} s after the winner's evidence")
+    if h.n_ranks_same > 1 and h.rank is not None:
+        reasons.append(f"the same signature on {h.n_ranks_same} ranks")
+    if h.rule is None:
+        reasons.append("no rule explains it" if not h.notes else h.notes[0])
+    if not reasons:
+        reasons.append("weaker evidence (rule weight, role or timing)")
+    return "; ".join(reasons)
+
+
+def _root_cause(top: _Hyp) -> RootCause:
+    if top.rule is None:
+        return RootCause(
+            rule_id=None, category=top.category,  # type: ignore[arg-type]
+            title="Unclassified failure" if top.category != "nccl_timeout_hang" else "Silent rank: its peers timed out waiting for it",
+            explanation="; ".join(top.notes) or "no rule in the knowledge base matches this evidence",
+            evidence=top.evidence,
+        )
+    r = top.rule.rule
+    return RootCause(
+        rule_id=r.id, category=r.category, title=r.title, explanation=r.root_cause, fix=r.fix,
+        verify=r.verify, evidence=top.evidence,
+        rule_evidence=f"{r.evidence.kind}: {r.evidence.provenance}",
+    )
+
+
+def _collateral(rows: list[dict], by_id: dict[str, LoadedRule]) -> list[Collateral]:
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        groups[r["rule_id"]].append(r)
+    out = []
+    for rule_id, rs in groups.items():
+        rule = by_id[rule_id].rule
+        out.append(Collateral(
+            rule_id=rule_id, category=rule.category, title=rule.title,
+            ranks=sorted({r["rank"] for r in rs if r["rank"] is not None}),
+            nodes=sorted({r["node"] for r in rs if r["node"] is not None}),
+            count=len(rs), first=_ev(rs[0]),
+        ))
+    return sorted(out, key=lambda c: (-len(c.ranks), -c.count))
+
+
+def _first_deviating(con: duckdb.DuckDBPyConnection, row: dict) -> FirstDeviating:
+    ctx = _rows(
+        con,
+        """SELECT * FROM events WHERE file = ? AND line_no < ?
+           AND (rank IS NOT DISTINCT FROM ? OR rank IS NULL)
+           ORDER BY line_no DESC LIMIT ?""",
+        [row["file"], row["line_no"], row["rank"], CONTEXT_EVENTS],
+    )
+    base = _ev(row)
+    return FirstDeviating(**base.model_dump(), context=[_ev(c) for c in reversed(ctx)], why=row["why"])
+
+
+def _missing(
+    con: duckdb.DuckDBPyConnection, known_ranks: list[int], hyps: list[_Hyp], collateral_rows: list[dict]
+) -> list[str]:
+    out = []
+    silent = [r for (r,) in con.execute("SELECT rank FROM ranks_without_logs ORDER BY rank").fetchall()]
+    if silent:
+        out.append(f"rank(s) {_ranges(silent)} left no log in this directory: collect their output")
+    kinds = {k for (k,) in con.execute("SELECT DISTINCT kind FROM events WHERE kind IS NOT NULL").fetchall()}
+    if any(r["category"] == "nccl_timeout_hang" for r in collateral_rows) and not any(k.startswith("nccl.") for k in kinds):
+        out.append("no NCCL lines: re-run with NCCL_DEBUG=INFO to see which peer or link failed")
+    if "c10d.watchdog_timeout" in kinds and "c10d.dump_signal" not in kinds:
+        out.append("enable the flight recorder (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, TORCH_NCCL_DUMP_ON_TIMEOUT=1) "
+                   "to see each rank's last collective")
+    return out
+
+
+def _ranges(xs: list[int]) -> str:
+    out, start, prev = [], None, None
+    for x in xs:
+        if start is None:
+            start = prev = x
+        elif x == prev + 1:
+            prev = x
+        else:
+            out.append(f"{start}" if start == prev else f"{start}-{prev}")
+            start = prev = x
+    if start is not None:
+        out.append(f"{start}" if start == prev else f"{start}-{prev}")
+    return ",".join(out)

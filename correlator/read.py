@@ -1,0 +1,483 @@
+"""Reading: one discovered file -> batches of decoded lines, streamed.
+
+This is the hot path of ingest, so it works on whole chunks, never line by line:
+
+1. Read a chunk of (decompressed) bytes: ``min(batch_bytes, 8 MiB)``; a batch is
+   one or more chunks' lines, about ``batch_bytes`` in all. The chunk is cut after
+   its last ``\\n``; the unfinished line is carried into the next chunk. Chunks
+   are cut only at ``\\n`` bytes, which never occur inside a UTF-8 sequence, so
+   decoding a chunk on its own is exact.
+2. Turn the chunk into text: zero-copy as an Arrow string when Arrow's (memory
+   speed) UTF-8 validation passes, else one ``str(..., "utf-8", "replace")``
+   call, where invalid bytes become U+FFFD, never an error (one Problem per file
+   counts them). Split it into lines with one Arrow ``split_pattern`` and hand
+   them to Polars as a String column.
+3. ``\\r`` rules, only when the raw chunk contains a ``\\r`` at all, and then only
+   on the rows that contain one: a trailing ``\\r`` (CRLF) is dropped; a row with
+   more ``\\r`` (tqdm rewriting its bar) keeps its last non-blank ``\\r``-segment,
+   the line's final state. "Blank" means only spaces and tabs, because tqdm
+   clears a bar (``leave=False``) by writing spaces over it.
+4. Rows longer than ``max_line_bytes`` are truncated (a handful of rows, so a
+   Python loop over *them* is fine) with a Problem each.
+
+Memory stays bounded whatever the file: a chunk is at most 8 MiB plus one
+carried partial line, a batch about ``batch_bytes``, and a partial line is never
+carried beyond
+``max_line_bytes``. Past that (a 50 MB line, or a multi-GB file without a single
+newline) the line is followed by :class:`_LongLine`, a small state machine that
+keeps only the first ``max_line_bytes`` of the segment that will survive the
+``\\r`` rules and counts the rest.
+
+Nothing raises out of :func:`iter_line_batches`: a file that cannot be opened, a
+damaged compressed stream, an I/O error mid-file each become one Problem, and
+every line read before the damage is still yielded (the last one possibly cut
+short). The line after the last newline is kept, as is a line cut by damage.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from correlator.discover import DamagedStream, InputFile
+from correlator.problems import Problem, ProblemLog
+
+__all__ = ["LineBatch", "final_state", "iter_line_batches"]
+
+_BOM = b"\xef\xbb\xbf"
+# The last \r-segment with something other than spaces/tabs in it, followed only
+# by \r and blanks. Leftmost-first matching makes it the *last* such segment.
+_LAST_SEGMENT = r"([^\r]*[^\r \t][^\r]*)(?:\r[ \t]*)*$"
+_NON_BLANK = re.compile(rb"[^ \t]")
+# Bytes read and split at a time; a batch is several such pieces. Measured: past
+# ~16 MiB every buffer is a fresh mmap (page faults on each use) and throughput
+# halves, so a big batch_bytes is served in pieces, not in one read.
+_STEP = 8 << 20
+
+
+@dataclass
+class LineBatch:
+    """Consecutive lines of one file.
+
+    ``lines`` is a String Series, one element per physical line, without its
+    newline, after the ``\\r`` rules and the length limit. ``byte_offset`` and
+    ``n_bytes`` locate the batch in the decompressed stream (newlines included),
+    e.g. for progress reporting.
+    """
+
+    file: str
+    first_line_no: int
+    lines: pl.Series
+    byte_offset: int = 0
+    n_bytes: int = 0
+
+    @property
+    def last_line_no(self) -> int:
+        return self.first_line_no + len(self.lines) - 1
+
+
+def final_state(line: str) -> str:
+    """The ``\\r`` rules for one line, in plain Python (reference for tests and docs).
+
+    A trailing ``\\r`` is dropped; if the line still contains ``\\r``, the last
+    segment that is not blank (only spaces/tabs) is kept, or "" when none is.
+    """
+    if line.endswith("\r"):
+        line = line[:-1]
+    if "\r" not in line:
+        return line
+    for seg in reversed(line.split("\r")):
+        if seg.strip(" \t"):
+            return seg
+    return ""
+
+
+def _apply_cr_rules(lines: pl.Series, buf: bytes, stop: int) -> pl.Series:
+    """Vectorised :func:`final_state` for the lines of ``buf[:stop]``.
+
+    A chunk without ``\\r`` costs one ``memchr`` (``bytes.find``; ``bytes.count``
+    is several times slower). CRLF text costs one ``strip_suffix``; the regex runs
+    only on the rows with a ``\\r`` inside (progress bars).
+    """
+    if buf.find(b"\r", 0, stop) < 0:
+        return lines
+    lines = lines.str.strip_suffix("\r")
+    idx = lines.str.contains("\r", literal=True).arg_true()
+    if idx.len() == 0:
+        return lines
+    fixed = lines.gather(idx).str.extract(_LAST_SEGMENT, 1).fill_null("")
+    return lines.scatter(idx, fixed)
+
+
+_LARGE_STRING = pa.large_string()
+# Past this many invalid lines in a chunk (a Latin-1 log, say), decoding the
+# whole chunk at once is cheaper than finding and fixing lines one by one.
+_MAX_BAD_LINES = 256
+
+
+def _to_lines(buf: bytes, stop: int) -> tuple[pl.Series, int]:
+    """The lines of ``buf[:stop]`` as a String Series, and how many bytes were invalid.
+
+    Valid UTF-8 (nearly all logs) is split zero-copy: Arrow validates the chunk at
+    memory speed and splits it without Python ever decoding it. Otherwise the
+    chunk is split as binary, the invalid lines are found by bisection with the
+    same validation, and only they go through ``decode("utf-8", "replace")``.
+    """
+    offsets = pa.py_buffer(struct.pack("<qq", 0, stop))
+    text = pa.LargeStringArray.from_buffers(1, offsets, pa.py_buffer(buf))
+    try:
+        text.validate(full=True)
+    except pa.ArrowInvalid:
+        pass
+    else:
+        return pl.Series("line", pc.split_pattern(text, "\n").flatten()), 0
+    raw = pc.split_pattern(text.view(pa.large_binary()), b"\n").flatten()
+    bad: list[int] = []
+    if _find_invalid(raw, 0, bad):
+        olds = [raw[i].as_py() for i in bad]
+        fixed = [b.decode("utf-8", "replace") for b in olds]
+        lines = pl.Series("line", raw).scatter(bad, pl.Series([f.encode() for f in fixed]))
+        replaced = sum(_replacements(f, b) for f, b in zip(fixed, olds, strict=True))
+        return lines.cast(pl.String), replaced
+    decoded = str(memoryview(buf)[:stop], "utf-8", "replace")
+    arr = pa.array([decoded], _LARGE_STRING)
+    return pl.Series("line", pc.split_pattern(arr, "\n").flatten()), _replacements(
+        decoded, buf[:stop]
+    )
+
+
+def _find_invalid(arr: pa.Array, base: int, out: list[int]) -> bool:
+    """Append the indices of ``arr``'s invalid UTF-8 rows to ``out`` (False: too many)."""
+    try:
+        arr.view(_LARGE_STRING).validate(full=True)
+        return True
+    except pa.ArrowInvalid:
+        pass
+    if len(arr) == 1:
+        out.append(base)
+        return len(out) <= _MAX_BAD_LINES
+    mid = len(arr) // 2
+    return _find_invalid(arr.slice(0, mid), base, out) and _find_invalid(
+        arr.slice(mid), base + mid, out
+    )
+
+
+def _replacements(text: str, raw: bytes) -> int:
+    """U+FFFD the decoder inserted (those already in the input don't count)."""
+    return text.count("\ufffd") - raw.count("\ufffd".encode())
+
+
+def _cut_utf8(data: bytes, limit: int) -> bytes:
+    """``data[:limit]``, backed off so no UTF-8 character is cut in half."""
+    if len(data) <= limit:
+        return data
+    cut = limit
+    # data[cut] is the first byte dropped: if it continues a character, drop the
+    # whole character rather than leave a U+FFFD at the end of the kept text.
+    while cut > 0 and limit - cut < 3 and (data[cut] & 0xC0) == 0x80:
+        cut -= 1
+    if (data[cut] & 0xC0) == 0x80:  # not valid UTF-8 anyway: cut where asked
+        cut = limit
+    return data[:cut]
+
+
+class _LongLine:
+    """One line longer than the limit, followed chunk by chunk in bounded memory.
+
+    Tracks the line as ``\\r``-segments so the result equals :func:`final_state`
+    of the whole line, cut to ``limit`` bytes: the current segment's prefix, the
+    last closed segment (for a lone trailing ``\\r``) and the last closed
+    non-blank one. Only the first ``limit`` bytes of each are kept.
+    """
+
+    def __init__(self, line_no: int, limit: int) -> None:
+        self.line_no = line_no
+        self.limit = limit
+        self.total = 0  # raw bytes of the line so far
+        self.n_cr = 0
+        self.cur = bytearray()
+        self.cur_len = 0
+        self.cur_nonblank = False
+        self.prev = b""
+        self.prev_len = 0
+        self.best: bytes | None = None
+        self.best_len = 0
+
+    def _append(self, part: bytes) -> None:
+        # 4 bytes past the limit so the final cut can see where the character ends.
+        room = self.limit + 4 - len(self.cur)
+        if room > 0:
+            self.cur += part[:room]
+        self.cur_len += len(part)
+        if not self.cur_nonblank and _NON_BLANK.search(part):
+            self.cur_nonblank = True
+
+    def _close_segment(self) -> None:
+        self.prev, self.prev_len = bytes(self.cur), self.cur_len
+        if self.cur_nonblank:
+            self.best, self.best_len = self.prev, self.cur_len
+        self.cur = bytearray()
+        self.cur_len = 0
+        self.cur_nonblank = False
+
+    def feed(self, data: bytes) -> None:
+        self.total += len(data)
+        if b"\r" not in data:
+            self._append(data)
+            return
+        parts = data.split(b"\r")  # rare path: a progress bar longer than the limit
+        self._append(parts[0])
+        self._close_segment()
+        middle = parts[1:-1]
+        if middle:
+            self.prev, self.prev_len = middle[-1][: self.limit + 4], len(middle[-1])
+            for seg in reversed(middle):
+                if _NON_BLANK.search(seg):
+                    self.best, self.best_len = seg[: self.limit + 4], len(seg)
+                    break
+        self.n_cr += len(parts) - 1
+        self._append(parts[-1])
+
+    def finish(self) -> tuple[bytes, int]:
+        """The kept bytes (at most ``limit``) and the real length of what they start."""
+        if self.n_cr == 0:
+            return bytes(self.cur), self.cur_len
+        if self.n_cr == 1 and self.cur_len == 0:  # just a CRLF ending
+            return self.prev, self.prev_len
+        if self.cur_nonblank:
+            return bytes(self.cur), self.cur_len
+        if self.best is not None:
+            return self.best, self.best_len
+        return b"", 0
+
+
+class _Reader:
+    """The state of one file's read; see the module docstring for the method."""
+
+    def __init__(
+        self, f: InputFile, problems: ProblemLog, batch_bytes: int, max_line_bytes: int
+    ) -> None:
+        self.rel = f.rel
+        self.problems = problems
+        self.batch_bytes = batch_bytes
+        self.limit = max_line_bytes
+        self.offset = 0  # decompressed offset of the start of the unfinished line
+        self.line_no = 1  # number of the unfinished line
+        self.replaced = 0  # invalid UTF-8 sequences replaced by U+FFFD
+        self.replaced_first: int | None = None
+        self.bytes_read = 0  # decompressed bytes the stream delivered
+
+    def problem(self, what: str, action: str, line: int | None = None) -> None:
+        self.problems.add(Problem(file=self.rel, what=what, action=action, line=line))
+
+    def fill(self, stream: Any, want: int) -> tuple[bytes, bool, BaseException | None]:
+        """Up to ``want`` bytes; whether the stream ended; the error that stopped it."""
+        parts: list[bytes] = []
+        got = 0
+        try:
+            while got < want:
+                b = stream.read(want - got)
+                if not b:
+                    return b"".join(parts), True, None
+                parts.append(b)
+                got += len(b)
+                self.bytes_read += len(b)
+        except Exception as e:  # keep what arrived before the damage
+            return b"".join(parts), True, e
+        return (parts[0] if len(parts) == 1 else b"".join(parts)), False, None
+
+    def split(self, buf: bytes, stop: int) -> pl.Series:
+        """Lines of ``buf[:stop]`` (newline-free at its end) as a String Series."""
+        lines, replaced = _to_lines(buf, stop)
+        if replaced:
+            self.note_replaced(replaced, lines)
+        lines = _apply_cr_rules(lines, buf, stop)
+        # U+FFFD takes 3 bytes for 1 invalid byte, hence the 3x before we bother.
+        if 3 * stop > self.limit:
+            lens = lines.str.len_bytes()
+            over = (lens > self.limit).arg_true()
+            if over.len():
+                lines = self.truncate(lines, over)
+        return lines
+
+    def note_replaced(self, count: int, lines: pl.Series) -> None:
+        """Count invalid UTF-8 (one Problem per file, at the end, not one per line)."""
+        if self.replaced_first is None:
+            first = lines.str.contains("\ufffd", literal=True).arg_true()
+            self.replaced_first = self.line_no + (int(first[0]) if first.len() else 0)
+        self.replaced += count
+
+    def truncate(self, lines: pl.Series, over: pl.Series) -> pl.Series:
+        kept = []
+        for i in over.to_list():
+            raw = lines[i].encode("utf-8")
+            cut = _cut_utf8(raw, self.limit)
+            n = self.line_no + i
+            self.problem(
+                f"line {n} is {len(raw):,} bytes; kept the first {len(cut):,}", "truncated", n
+            )
+            kept.append(cut.decode("utf-8", "replace"))
+        return lines.scatter(over, pl.Series(kept, dtype=pl.String))
+
+    def finish_long(self, long: _LongLine) -> pl.Series:
+        kept, real = long.finish()
+        cut = _cut_utf8(kept, self.limit)
+        if real > len(cut):
+            if long.n_cr:
+                what = (
+                    f"line {long.line_no} is {long.total:,} bytes; its last \\r-segment is "
+                    f"{real:,} bytes, kept the first {len(cut):,}"
+                )
+            else:
+                what = f"line {long.line_no} is {long.total:,} bytes; kept the first {len(cut):,}"
+            self.problem(what, "truncated", long.line_no)
+        text = cut.decode("utf-8", "replace")
+        if replaced := _replacements(text, cut):
+            self.note_replaced(replaced, pl.Series([text]))
+        # Invalid bytes expand to 3-byte U+FFFD: keep the byte limit a limit.
+        if len(text.encode("utf-8")) > self.limit:
+            text = _cut_utf8(text.encode("utf-8"), self.limit).decode("utf-8", "replace")
+        return pl.Series("line", [text], dtype=pl.String)
+
+    def run(self, stream: Any) -> Iterator[LineBatch]:
+        """Group the pieces into batches of about ``batch_bytes``."""
+        step = min(self.batch_bytes, _STEP)
+        parts: list[pl.Series] = []
+        first_no = offset = size = 0
+        for no, off, lines, n in self.pieces(stream, step):
+            if not parts:
+                first_no, offset, size = no, off, 0
+            parts.append(lines)
+            size += n
+            # A chunk ends at its last newline, so it is a little short of `step`;
+            # half a step of slack keeps batches at ~batch_bytes, not double.
+            if size >= self.batch_bytes - step // 2:
+                yield LineBatch(self.rel, first_no, _concat(parts), offset, size)
+                parts = []
+        if parts:
+            yield LineBatch(self.rel, first_no, _concat(parts), offset, size)
+
+    def pieces(self, stream: Any, step: int) -> Iterator[tuple[int, int, pl.Series, int]]:
+        """(first line no, byte offset, lines, bytes consumed) per ``step`` bytes read."""
+        carry = b""  # start of the unfinished line, never longer than the limit
+        long: _LongLine | None = None
+        first = True
+        error: BaseException | None = None
+        while True:
+            # The first read asks for >= 4 bytes so a BOM is never split.
+            data, ended, error = self.fill(stream, max(step, 4) if first else step)
+            if first:
+                first = False
+                if data.startswith(_BOM):
+                    data = data[len(_BOM) :]
+                    self.offset = len(_BOM)
+            parts: list[pl.Series] = []
+            batch_no, batch_offset, consumed = self.line_no, self.offset, 0
+            if long is not None:
+                nl = data.find(b"\n")
+                if nl < 0 and not ended:
+                    long.feed(data)
+                    continue
+                stop = nl if nl >= 0 else len(data)
+                long.feed(data[:stop])
+                parts.append(self.finish_long(long))
+                consumed = long.total + (1 if nl >= 0 else 0)
+                self.line_no += 1
+                long = None
+                data = data[stop + 1 :] if nl >= 0 else b""
+            buf = carry + data if carry else data
+            del data  # a chunk is big: hold one copy, not two
+            carry = b""
+            if ended:
+                stop = len(buf) - 1 if buf.endswith(b"\n") else len(buf)
+                rest = len(buf)
+                complete = len(buf) > 0
+            else:
+                stop = buf.rfind(b"\n")
+                complete = stop >= 0
+                rest = stop + 1
+            if complete:
+                lines = self.split(buf, stop)
+                parts.append(lines)
+                self.line_no += len(lines)
+                consumed += rest
+            if parts:
+                yield batch_no, batch_offset, _concat(parts), consumed
+            self.offset = batch_offset + consumed
+            if ended:
+                break
+            tail = buf[rest:]
+            if len(tail) > self.limit:
+                long = _LongLine(self.line_no, self.limit)
+                long.feed(tail)
+            else:
+                carry = tail
+        if self.replaced:
+            self.problem(
+                f"{self.replaced:,} invalid UTF-8 byte sequence(s) replaced with U+FFFD, "
+                f"the first on line {self.replaced_first}",
+                "replaced",
+                self.replaced_first,
+            )
+        if error is not None:
+            if isinstance(error, DamagedStream):
+                self.problem(str(error), "kept the lines before the damage")
+            else:
+                self.problem(
+                    f"read error after {self.bytes_read:,} bytes: {_describe(error)}",
+                    "kept the lines before the error",
+                )
+
+
+def _concat(parts: list[pl.Series]) -> pl.Series:
+    # No rechunk: a batch of a few Arrow chunks costs nothing downstream, a copy would.
+    return parts[0] if len(parts) == 1 else pl.concat(parts, rechunk=False)
+
+
+def _describe(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        return f"{e.strerror} (errno {e.errno})"
+    return str(e) or type(e).__name__
+
+
+def iter_line_batches(
+    f: InputFile,
+    problems: ProblemLog,
+    *,
+    batch_bytes: int = 64 << 20,
+    max_line_bytes: int = 1 << 20,
+) -> Iterator[LineBatch]:
+    """Stream ``f`` as batches of about ``batch_bytes`` of lines, numbered from 1.
+
+    Never raises for bad input (see the module docstring); only a non-positive
+    ``batch_bytes`` or ``max_line_bytes`` is a ``ValueError``.
+    """
+    if batch_bytes < 1 or max_line_bytes < 1:
+        raise ValueError("batch_bytes and max_line_bytes must be positive")
+    try:
+        stream = f.open()
+    except Exception as e:
+        problems.add(Problem(file=f.rel, what=f"cannot open: {_describe(e)}", action="skipped"))
+        return
+    reader = _Reader(f, problems, batch_bytes, max_line_bytes)
+    try:
+        yield from reader.run(stream)
+    except Exception as e:  # a bug must not take the other files down with it
+        problems.add(
+            Problem(
+                file=f.rel,
+                what=f"internal error after line {reader.line_no - 1:,}: {type(e).__name__}: {e}",
+                action="stopped reading this file",
+            )
+        )
+    finally:
+        with contextlib.suppress(Exception):
+            stream.close()

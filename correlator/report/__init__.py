@@ -1,0 +1,1 @@
+"""Renderings of a verdict: terminal text (here), JSON (the pydantic model)."""

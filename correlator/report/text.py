@@ -1,0 +1,124 @@
+"""The verdict as a story that fits a terminal: every claim with file:line and time."""
+
+from __future__ import annotations
+
+from correlator.verdict import Evidence, Verdict
+
+_WIDTH = 110
+
+
+def _ranges(xs: list[int]) -> str:
+    out: list[str] = []
+    start = prev = None
+    for x in sorted(xs):
+        if start is None:
+            start = prev = x
+        elif x == prev + 1:
+            prev = x
+        else:
+            out.append(str(start) if start == prev else f"{start}-{prev}")
+            start = prev = x
+    if start is not None:
+        out.append(str(start) if start == prev else f"{start}-{prev}")
+    return ",".join(out)
+
+
+def _where(e: Evidence) -> str:
+    span = f"{e.line_no}" if not e.line_end or e.line_end == e.line_no else f"{e.line_no}-{e.line_end}"
+    who = []
+    if e.rank is not None:
+        who.append(f"rank {e.rank}")
+    if e.node:
+        who.append(e.node)
+    when = e.ts.strftime("%Y-%m-%d %H:%M:%S") + " UTC" if e.ts else "no time"
+    return f"{e.file}:{span}  ({', '.join(who) or 'launcher/node'}, {when})"
+
+
+def _clip(text: str, n: int = _WIDTH) -> str:
+    text = text.rstrip()
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _last_lines(text: str, n: int) -> list[str]:
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if len(lines) <= n:
+        return lines
+    return [lines[0], "  …", *lines[-(n - 2):]]
+
+
+def render(v: Verdict) -> str:
+    out: list[str] = []
+    add = out.append
+    head = f"{v.job}: {v.status.upper()}"
+    if v.initiating:
+        head += f" (confidence {v.initiating.confidence:.2f})"
+    add(head)
+    add(f"  {v.ranks} ranks, {v.nodes} nodes, {v.files} files, {v.events:,} events"
+        + (f"; compared with baseline {v.baseline}" if v.baseline else ""))
+    if v.status == "healthy":
+        add("  no failure signature and no error lines found")
+        return "\n".join(out) + "\n"
+
+    add("")
+    if v.initiating:
+        i = v.initiating
+        if i.all_ranks:
+            add("Initiating: all ranks alike (the same failure everywhere: configuration or code, not one bad rank)")
+        else:
+            where = [f"rank {i.rank}" if i.rank is not None else "no single rank"]
+            if i.node:
+                where.append(f"node {i.node}")
+            add("Initiating: " + ", ".join(where))
+    rc = v.root_cause
+    if rc:
+        add(f"Root cause: {rc.title} [{rc.category}]" + (f"  (rule {rc.rule_id})" if rc.rule_id else ""))
+        if rc.evidence:
+            add(f"  at {_where(rc.evidence)}")
+            for ln in _last_lines(rc.evidence.text, 4):
+                add("    | " + _clip(ln, _WIDTH - 6))
+        add("  Why:    " + _clip(rc.explanation, 400))
+        if rc.fix:
+            add("  Fix:    " + _clip(rc.fix, 400))
+        if rc.verify:
+            add("  Verify: " + _clip(rc.verify, 400))
+        if rc.rule_evidence:
+            add("  (rule evidence: " + _clip(rc.rule_evidence, 200) + ")")
+
+    fd = v.first_deviating
+    if fd:
+        add("")
+        add(f"First deviating line ({fd.why}):")
+        add(f"  at {_where(fd)}")
+        for c in fd.context[-3:]:
+            add("    " + _clip(c.text.splitlines()[0] if c.text else "", _WIDTH - 4))
+        for ln in _last_lines(fd.text, 6):
+            add("  > " + _clip(ln, _WIDTH - 4))
+
+    if v.collateral:
+        add("")
+        add("Collateral (echoes of the root cause):")
+        for c in v.collateral:
+            ranks = f"ranks {_ranges(c.ranks)}" if c.ranks else "node-level"
+            add(f"  {c.title} on {ranks} ({c.count} events) [{c.rule_id}]")
+            add(f"    first: {_where(c.first)}")
+
+    others = v.hypotheses[1:] if v.root_cause else v.hypotheses
+    if others:
+        add("")
+        add("Other hypotheses considered:")
+        for h in others[:5]:
+            who = f"rank {h.rank}" if h.rank is not None else (h.node or "all ranks")
+            add(f"  {h.rule_id or 'unclassified'} [{h.category}] on {who}: score {h.score:.2f}; "
+                + _clip(h.why_not or "", 80))
+
+    applied = [c for c in v.clock if c.applied]
+    if applied:
+        add("")
+        add(f"Clocks aligned to {v.reference_node}: "
+            + "; ".join(f"{c.node} {c.offset_s:+.1f} s ({c.keys} sync points)" for c in applied))
+    if v.missing:
+        add("")
+        add("Missing facts:")
+        for m in v.missing:
+            add("  - " + m)
+    return "\n".join(out) + "\n"

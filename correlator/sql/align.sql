@@ -1,0 +1,47 @@
+-- Clock alignment: per-node offsets from events that happen together on every rank.
+-- Input: view timeline_raw. Output: table clock_offsets(node, offset_s, keys, spread_s, applied)
+-- and view events (= timeline_raw with ts_aligned = ts - offset of its node).
+--
+-- Sync points: the same training step completes at about the same moment on every
+-- rank (the gradient all-reduce synchronises them), every rank of a communicator
+-- finishes NCCL init together, and ranks stuck on one collective hit the watchdog
+-- timeout together. Stamps estimated from neighbours are not used.
+CREATE OR REPLACE TEMP TABLE sync_points AS
+SELECT node, key, median(epoch(ts)) AS t
+FROM (
+    SELECT node, 'step:' || attrs['step'] AS key, ts, ts_estimated FROM timeline_raw
+    WHERE kind = 'app.step_metrics' AND attrs['step'] IS NOT NULL
+    UNION ALL
+    SELECT node, 'comm:' || attrs['comm_id'] || ':' || attrs['phase'], ts, ts_estimated FROM timeline_raw
+    WHERE kind = 'nccl.comm_init' AND attrs['comm_id'] IS NOT NULL
+    UNION ALL
+    SELECT node, 'wd:' || coalesce(attrs['pg'], '') || ':' || attrs['seq_num'], ts, ts_estimated FROM timeline_raw
+    WHERE kind = 'c10d.watchdog_timeout'
+)
+WHERE node IS NOT NULL AND ts IS NOT NULL AND key IS NOT NULL
+  AND NOT ts_estimated
+GROUP BY node, key;
+
+CREATE OR REPLACE TEMP TABLE reference_node AS
+SELECT node FROM sync_points GROUP BY node ORDER BY count(*) DESC, node LIMIT 1;
+
+CREATE OR REPLACE TEMP TABLE clock_offsets AS
+SELECT p.node,
+       median(p.t - r.t) AS offset_s,
+       count(*) AS keys,
+       coalesce(mad(p.t - r.t), 0) AS spread_s
+FROM sync_points p
+JOIN sync_points r ON r.key = p.key AND r.node = (SELECT node FROM reference_node)
+WHERE p.node <> r.node
+GROUP BY p.node;
+
+-- Apply an offset only when it is well supported and larger than stamp precision.
+ALTER TABLE clock_offsets ADD COLUMN applied BOOLEAN;
+UPDATE clock_offsets SET applied = keys >= 3 AND abs(offset_s) >= 1.0 AND spread_s < abs(offset_s) / 4;
+
+CREATE OR REPLACE VIEW events AS
+SELECT t.* REPLACE (
+    CASE WHEN o.applied THEN t.ts - to_microseconds(CAST(round(o.offset_s * 1e6) AS BIGINT))
+         ELSE t.ts END AS ts_aligned)
+FROM timeline_raw t
+LEFT JOIN clock_offsets o ON o.node = t.node;

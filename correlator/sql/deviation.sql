@@ -1,0 +1,94 @@
+-- Deviation: what only some ranks (or nodes) print, or what a healthy baseline never printed.
+-- Inputs: view events, table findings, table baseline_templates.
+
+-- Every rank the job is known to have: ranks that printed, ranks a launcher
+-- table names, and the world size of the largest NCCL communicator.
+CREATE OR REPLACE TEMP TABLE known_ranks AS
+SELECT DISTINCT rank FROM (
+    SELECT rank FROM events WHERE rank IS NOT NULL
+    UNION ALL
+    SELECT TRY_CAST(attrs['failed_rank'] AS INTEGER) FROM events WHERE kind = 'torchrun.failure_entry'
+    UNION ALL
+    SELECT unnest(range(CAST(max(TRY_CAST(attrs['nranks'] AS INTEGER)) AS BIGINT)))::INTEGER
+    FROM events WHERE kind = 'nccl.comm_init'
+) WHERE rank IS NOT NULL;
+
+CREATE OR REPLACE TEMP TABLE ranks_without_logs AS
+SELECT rank FROM known_ranks
+WHERE rank NOT IN (SELECT DISTINCT rank FROM events WHERE rank IS NOT NULL);
+
+CREATE OR REPLACE TEMP TABLE template_spread AS
+SELECT template,
+       count(DISTINCT rank) AS n_ranks,
+       count(DISTINCT node) AS n_nodes
+FROM events GROUP BY template;
+
+-- The most telling finding per event: root before collateral before context.
+CREATE OR REPLACE TEMP TABLE event_role AS
+SELECT file, line_no, arg_min(role, CASE role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 ELSE 3 END) AS role,
+       arg_min(rule_id, CASE role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 ELSE 3 END) AS rule_id,
+       bool_or(benign) AS benign
+FROM findings GROUP BY file, line_no;
+
+CREATE OR REPLACE TEMP TABLE deviating AS
+WITH sizes AS (
+    SELECT (SELECT count(*) FROM known_ranks) AS n_ranks_total,
+           (SELECT count(DISTINCT node) FROM events WHERE node IS NOT NULL) AS n_nodes_total
+)
+SELECT e.*, s.n_ranks, s.n_nodes, r.role AS rule_role, r.rule_id, coalesce(r.benign, false) AS benign,
+       CASE
+         WHEN $USE_BASELINE THEN 'its template never appears in the healthy baseline'
+         WHEN e.rank IS NOT NULL THEN 'printed by ' || s.n_ranks || ' of ' || z.n_ranks_total || ' ranks'
+         WHEN z.n_nodes_total >= 2 THEN 'printed on ' || s.n_nodes || ' of ' || z.n_nodes_total || ' nodes'
+         ELSE 'a root-cause signature with no peer to compare against'
+       END AS why
+FROM events e
+JOIN template_spread s ON s.template = e.template
+CROSS JOIN sizes z
+LEFT JOIN event_role r ON r.file = e.file AND r.line_no = e.line_no
+WHERE CASE
+        WHEN $USE_BASELINE THEN e.template NOT IN (SELECT template FROM baseline_templates)
+        WHEN e.rank IS NOT NULL THEN z.n_ranks_total >= 2 AND s.n_ranks * 2 <= z.n_ranks_total
+        WHEN z.n_nodes_total >= 2 THEN s.n_nodes * 2 <= z.n_nodes_total
+        ELSE r.role = 'root'
+      END;
+
+-- Candidates for the first deviating line, in the order they are preferred:
+-- the earliest second first; within a second, root-cause signatures before
+-- unexplained errors before echoes; then the rarest template.
+CREATE OR REPLACE TEMP TABLE first_deviating_candidates AS
+SELECT *,
+       row_number() OVER (ORDER BY date_trunc('second', ts_aligned) NULLS LAST,
+                                   CASE rule_role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 WHEN 'context' THEN 3 ELSE 1 END,
+                                   n_ranks, ts_aligned, file, line_no) AS sort_key
+FROM deviating
+WHERE NOT benign
+  AND (level IN ('WARNING', 'ERROR', 'CRITICAL') OR rule_role = 'root')
+  AND coalesce(rule_role, '') <> 'context';
+
+-- Ranks that fell silent while their peers timed out waiting: no error of their
+-- own, last line before the first timeout reported by the others.
+CREATE OR REPLACE TEMP TABLE silent_ranks AS
+WITH timeouts AS (
+    SELECT rank, min(ts_aligned) AS t FROM findings
+    WHERE role = 'collateral' AND category = 'nccl_timeout_hang' AND rank IS NOT NULL
+    GROUP BY rank
+),
+erring AS (
+    SELECT DISTINCT printed_by AS rank FROM findings WHERE role IN ('root', 'collateral') AND printed_by IS NOT NULL
+    UNION SELECT DISTINCT rank FROM events WHERE level IN ('ERROR', 'CRITICAL') AND rank IS NOT NULL
+),
+last_line AS (
+    SELECT rank, arg_max(file, ts_aligned) AS file, arg_max(line_no, ts_aligned) AS line_no,
+           arg_max(line_end, ts_aligned) AS line_end, arg_max(message, ts_aligned) AS message,
+           arg_max(node, ts_aligned) AS node, max(ts_aligned) AS last_ts
+    FROM events WHERE rank IS NOT NULL GROUP BY rank
+)
+SELECT k.rank, l.node, l.file, l.line_no, l.line_end, l.message, l.last_ts, l.last_ts AS ts_aligned,
+       (SELECT count(*) FROM timeouts) AS waiting_ranks
+FROM known_ranks k
+LEFT JOIN last_line l ON l.rank = k.rank
+WHERE (SELECT count(*) FROM timeouts) > 0
+  AND k.rank NOT IN (SELECT rank FROM erring)
+  AND k.rank NOT IN (SELECT rank FROM timeouts)
+  AND (l.last_ts IS NULL OR l.last_ts < (SELECT min(t) FROM timeouts));

@@ -1,0 +1,101 @@
+"""The verdict: a stable, documented JSON schema (``correlator analyze --format json``).
+
+Every claim points at evidence (file, line, rank, time). ``schema_version``
+changes only with a migration note here. ``correlator schema`` prints the JSON
+Schema generated from these models.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from correlator.rulebook import Category
+
+SCHEMA_VERSION = 1
+
+
+class Evidence(BaseModel):
+    """One event, cited."""
+
+    file: str
+    line_no: int
+    line_end: int | None = None
+    rank: int | None = None
+    node: str | None = None
+    ts: datetime | None = None
+    text: str
+
+
+class Initiating(BaseModel):
+    rank: int | None = None
+    node: str | None = None
+    local_rank: int | None = None
+    gpu: str | None = Field(default=None, description="CUDA device or PCI address, when known")
+    all_ranks: bool = Field(description="true: every rank failed alike (e.g. a config error)")
+    confidence: float = Field(ge=0, le=1)
+
+
+class RootCause(BaseModel):
+    rule_id: str | None = Field(description="null when no rule matched: an unclassified deviation")
+    category: Category
+    title: str
+    explanation: str
+    fix: str | None = None
+    verify: str | None = None
+    evidence: Evidence | None = None
+    rule_evidence: str | None = Field(default=None, description="observed / source / secondhand, with provenance")
+
+
+class FirstDeviating(Evidence):
+    context: list[Evidence] = Field(default_factory=list, description="events leading up to it, same file")
+    why: str = Field(description="why it deviates: minority template, absent from the baseline, ...")
+
+
+class Collateral(BaseModel):
+    rule_id: str
+    category: Category
+    title: str
+    ranks: list[int]
+    nodes: list[str] = Field(default_factory=list)
+    count: int
+    first: Evidence
+
+
+class Hypothesis(BaseModel):
+    rule_id: str | None
+    category: Category
+    rank: int | None = None
+    node: str | None = None
+    score: float
+    evidence: Evidence | None = None
+    why_not: str | None = Field(default=None, description="why it lost (null for the winner)")
+
+
+class ClockOffset(BaseModel):
+    node: str
+    offset_s: float = Field(description="how far the node's clock runs ahead of the reference node")
+    keys: int = Field(description="simultaneous events it was estimated from")
+    spread_s: float = Field(description="median absolute deviation of the estimate")
+    applied: bool
+
+
+class Verdict(BaseModel):
+    schema_version: int = SCHEMA_VERSION
+    job: str
+    ranks: int
+    nodes: int
+    files: int
+    events: int
+    status: Literal["failed", "healthy", "inconclusive"]
+    initiating: Initiating | None = None
+    root_cause: RootCause | None = None
+    first_deviating: FirstDeviating | None = None
+    collateral: list[Collateral] = Field(default_factory=list)
+    hypotheses: list[Hypothesis] = Field(default_factory=list)
+    missing: list[str] = Field(default_factory=list, description="facts that would decide an inconclusive case")
+    clock: list[ClockOffset] = Field(default_factory=list)
+    reference_node: str | None = None
+    baseline: str | None = None
