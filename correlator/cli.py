@@ -197,6 +197,49 @@ def analyze_cmd(
     sys.exit({"healthy": EXIT_HEALTHY, "failed": EXIT_FAILED, "inconclusive": EXIT_INCONCLUSIVE}[verdict.status])
 
 
+@main.command(name="eval")
+@click.argument("root", type=click.Path(exists=True, file_okay=False))
+@click.option(
+    "--min", "minimums", multiple=True, metavar="FIELD=FRACTION",
+    help="Fail (exit 1) when a field's accuracy is below FRACTION, e.g. --min rank=1.0 (repeatable).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
+def eval_cmd(root: str, minimums: tuple[str, ...], as_json: bool) -> None:
+    """Analyze every scenario under ROOT and compare with its truth.json.
+
+    \b
+    Example:
+      correlator eval sample_logs/ --min rank=1.0 --min category=0.9
+    """
+    import json
+
+    from correlator.evaluate import FIELDS, accuracy, evaluate, render_table
+
+    wanted: dict[str, float] = {}
+    for m in minimums:
+        name, _, frac = m.partition("=")
+        if name not in FIELDS or not frac:
+            raise click.UsageError(f"--min {m!r}: use FIELD=FRACTION with FIELD one of {', '.join(FIELDS)}")
+        wanted[name] = float(frac)
+    results = evaluate(Path(root))
+    acc = accuracy(results)
+    if as_json:
+        click.echo(json.dumps({
+            "scenarios": [
+                {"name": r.name, "error": r.error,
+                 "fields": {k: {"expected": v.expected, "got": v.got, "ok": v.ok} for k, v in r.fields.items()}}
+                for r in results],
+            "accuracy": {k: (ok / n if n else None) for k, (ok, n) in acc.items()},
+        }, indent=2, default=str))
+    else:
+        click.echo(render_table(results), nl=False)
+    below = [f"{f} {acc[f][0]}/{acc[f][1]} < {w:.0%}" for f, w in wanted.items()
+             if f in acc and acc[f][1] and acc[f][0] / acc[f][1] < w]
+    if below:
+        click.echo("below threshold: " + "; ".join(below), err=True)
+        sys.exit(1)
+
+
 @main.command(name="schema")
 def schema_cmd() -> None:
     """Print the JSON Schema of the verdict (analyze --format json)."""
