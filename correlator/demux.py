@@ -174,17 +174,43 @@ def split_fused_mpi(df: pl.DataFrame) -> pl.DataFrame:
     return _split_rows(df, touched, text.str.replace_all(f"(.)({_MPI_TAG})", "${1}\n${2}"))
 
 
+def split_kept_segments(df: pl.DataFrame) -> pl.DataFrame:
+    """Split the ``\\r``-separated pieces the reader kept into rows.
+
+    The reader keeps, from an overwritten progress-bar line, the log lines that
+    were glued after a bar, then the line's final state (``correlator.read``).
+    Every piece but the last is such a glued line: flagged ``glued``.
+    """
+    if "glued" not in df.columns:
+        df = df.with_columns(pl.lit(False).alias("glued"))
+    touched = df.get_column("text").str.contains("\r", literal=True)
+    if not touched.any():
+        return df
+    work = df.filter(touched).with_columns(pl.col("text").str.split("\r"))
+    work = work.with_columns(
+        pl.int_ranges(pl.col("text").list.len()).alias("_i"),
+        (pl.col("text").list.len() - 1).alias("_n"),
+    ).explode(["text", "_i"])
+    work = work.with_columns(
+        (pl.col("part") + pl.col("_i")).cast(pl.Int32).alias("part"),
+        (pl.col("_i") < pl.col("_n")).alias("glued"),
+    ).drop("_i", "_n")
+    return pl.concat([df.filter(~touched), work.select(df.columns)]).sort(["line_no", "part"])
+
+
 def split_glued_progress(df: pl.DataFrame) -> pl.DataFrame:
     """Recover a log line glued after a tqdm progress bar; returns new rows flagged ``glued``."""
+    if "glued" not in df.columns:
+        df = df.with_columns(pl.lit(False).alias("glued"))
     text = df.get_column("text")
     touched = text.str.contains_any(["it/s]", "s/it]", "it/s,", "s/it,"])
     if not touched.any():
-        return df.with_columns(pl.lit(False).alias("glued"))
+        return df
     touched = touched & text.str.contains(_GLUED_AFTER_BAR)
     if not touched.any():
-        return df.with_columns(pl.lit(False).alias("glued"))
+        return df
     return _split_rows(
-        df.with_columns(pl.lit(False).alias("glued")),
+        df,
         touched,
         text.str.replace(_GLUED_AFTER_BAR, "${1}\n${2}"),
         flag="glued",

@@ -34,7 +34,13 @@ import pyarrow.parquet as pq
 
 from correlator.attribute import PathFacts, facts_from_path
 from correlator.classify import ATTR_TYPE, classify
-from correlator.demux import restrip_glued, split_fused_mpi, split_glued_progress, strip_prefixes
+from correlator.demux import (
+    restrip_glued,
+    split_fused_mpi,
+    split_glued_progress,
+    split_kept_segments,
+    strip_prefixes,
+)
 from correlator.discover import InputFile, discover
 from correlator.fold import fold
 from correlator.problems import Problem, ProblemLog
@@ -107,7 +113,7 @@ def _lines_to_events(
             "text": lines,
         }
     ).with_columns(pl.lit(0, dtype=pl.Int32).alias("part"))
-    df = split_fused_mpi(df)
+    df = split_kept_segments(split_fused_mpi(df))
     df = strip_prefixes(df)
     df = split_glued_progress(df)
     df = restrip_glued(df)

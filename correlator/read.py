@@ -84,20 +84,30 @@ class LineBatch:
         return self.first_line_no + len(self.lines) - 1
 
 
+_GLUED_TAIL = r"(?:it/s|s/it)[^\]]*\](\S.*)$"
+_GLUED_TAIL_RE = re.compile(_GLUED_TAIL)
+
+
 def final_state(line: str) -> str:
     """The ``\\r`` rules for one line, in plain Python (reference for tests and docs).
 
     A trailing ``\\r`` is dropped; if the line still contains ``\\r``, the last
     segment that is not blank (only spaces/tabs) is kept, or "" when none is.
+    An earlier (overwritten) segment survives only in one case: a log line that
+    was printed glued after a tqdm bar (``...it/s]11/30/2026 04:24:51 - INFO ...``)
+    is real output, not a bar state, so the text after the bar is kept, before
+    the final state and separated from it by ``\\r`` (demux splits it off).
     """
     if line.endswith("\r"):
         line = line[:-1]
     if "\r" not in line:
         return line
-    for seg in reversed(line.split("\r")):
-        if seg.strip(" \t"):
-            return seg
-    return ""
+    segs = line.split("\r")
+    last = next((i for i in range(len(segs) - 1, -1, -1) if segs[i].strip(" \t")), None)
+    if last is None:
+        return ""
+    glued = [m.group(1) for s in segs[:last] if (m := _GLUED_TAIL_RE.search(s))]
+    return "\r".join([*glued, segs[last]])
 
 
 def _apply_cr_rules(lines: pl.Series, buf: bytes, stop: int) -> pl.Series:
@@ -113,7 +123,31 @@ def _apply_cr_rules(lines: pl.Series, buf: bytes, stop: int) -> pl.Series:
     idx = lines.str.contains("\r", literal=True).arg_true()
     if idx.len() == 0:
         return lines
-    fixed = lines.gather(idx).str.extract(_LAST_SEGMENT, 1).fill_null("")
+    rows = lines.gather(idx)
+    fixed = rows.str.extract(_LAST_SEGMENT, 1).fill_null("")
+    glued = rows.str.contains_any(["it/s]", "s/it]", "it/s,", "s/it,"])
+    if glued.any():
+        # text glued after an overwritten bar state is real output: keep it (see final_state)
+        g = rows.filter(glued)
+        tails = (
+            pl.DataFrame({"s": g})
+            .select(
+                pl.col("s").str.extract(_LAST_SEGMENT, 1).fill_null("").alias("final"),
+                pl.col("s").str.strip_suffix("\r").str.split("\r").alias("segs"),
+            )
+            .select(
+                pl.col("final"),
+                pl.col("segs").list.eval(
+                    pl.element().filter(
+                        pl.int_range(pl.len())
+                        < pl.int_range(pl.len()).filter(pl.element().str.strip_chars(" \t").str.len_bytes() > 0).last()
+                    ).str.extract(_GLUED_TAIL, 1).drop_nulls()
+                ).alias("tails"),
+            )
+            .select(pl.concat_list([pl.col("tails"), pl.col("final")]).list.join("\r"))
+            .to_series()
+        )
+        fixed = fixed.scatter(glued.arg_true(), tails)
     return lines.scatter(idx, fixed)
 
 
