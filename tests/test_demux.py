@@ -92,3 +92,12 @@ def test_log_line_glued_after_progress_bar_is_recovered():
 def test_plain_progress_bar_is_left_alone():
     df = split_glued_progress(_frame([" 45%|████      | 9/20 [00:01<00:02,  5.00it/s]"]))
     assert df.height == 1 and not df["glued"].any()
+
+
+def test_kept_segments_become_rows_and_are_flagged_glued():
+    from correlator.demux import split_kept_segments
+
+    df = split_kept_segments(_frame(["glued log line\rfinal bar state", "plain"]))
+    assert df["text"].to_list() == ["glued log line", "final bar state", "plain"]
+    assert df["line_no"].to_list() == [1, 1, 2]
+    assert df["glued"].to_list() == [True, False, False]

@@ -463,3 +463,17 @@ def test_random_compression_and_truncation(
     if got:
         assert got[:-1] == lines[: len(got) - 1]
         assert lines[len(got) - 1].startswith(got[-1].rstrip("\ufffd"))
+
+
+def test_log_line_glued_after_an_overwritten_bar_state_is_kept() -> None:
+    # captured: sample_logs/gloo-data-error-per-rank/rank0.log (tqdm redraws with \r,
+    # a logging line printed right after a bar state, then the next redraw)
+    line = (
+        "Training:  17%|██  | 5/30 [00:00<00:01, 15.40it/s, loss=4.6304]"
+        "11/30/2026 04:24:51 - INFO - train - step 5 | rank 0 | loss 3.3812\r"
+        "Training:  33%|███ | 10/30 [00:00<00:01, 15.40it/s, loss=4.6]"
+    )
+    want = "11/30/2026 04:24:51 - INFO - train - step 5 | rank 0 | loss 3.3812\rTraining:  33%|███ | 10/30 [00:00<00:01, 15.40it/s, loss=4.6]"
+    assert final_state(line) == want
+    got, _, _ = _read(line.encode() + b"\n")
+    assert got == [want]  # the vectorised rules agree with the reference
