@@ -376,28 +376,31 @@ def _iso_start_slow(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
 def _iso_start(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
     line = pl.col("line")
     b19, b23 = _byte(19), _byte(23)
-    # Python logging's default asctime: by far the most common shape here.
-    python_shape = (
-        _eq(_hbyte(10), " ")
-        & _eq(b19, ",")
-        & (b23.is_null() | ~(_is_digit(b23) | _one_of(b23, "+-Zz")))
-    )
+    # Python logging's default asctime: by far the most common shape with a
+    # space separator.
+    python_shape = _eq(b19, ",") & (b23.is_null() | ~(_is_digit(b23) | _one_of(b23, "+-Zz")))
     python = pl.when(python_shape).then(_strp(line.str.slice(0, 23), "%Y-%m-%d %H:%M:%S,%3f"))
-    # RFC 3339 in UTC as Go's RFC3339Nano prints it (kubectl --timestamps):
-    # "T", a fraction of 1-9 digits with trailing zeros trimmed (or none), "Z".
+    # With "T": RFC 3339 in UTC as Go's RFC3339Nano prints it (kubectl
+    # --timestamps), a fraction of 1-9 digits with trailing zeros trimmed (or
+    # none), then "Z".
     z = line.str.find("Z", literal=True).cast(pl.Int64)  # signed: z - 20 may be < 0
     frac = pl.when(_eq(b19, ".")).then(line.str.slice(20, z - 20))
-    zulu_shape = _eq(_hbyte(10), "T") & (
-        (_eq(b19, "Z") & (z == 19))
-        | (z.is_between(21, 29) & frac.str.contains(r"^[0-9]+$"))
+    zulu_shape = (_eq(b19, "Z") & (z == 19)) | (
+        z.is_between(21, 29) & frac.str.contains(r"^[0-9]+$")
     )
     stamp = pl.concat_str([line.str.slice(0, 19), pl.lit("."), _frac6(frac)])
     zulu = pl.when(zulu_shape).then(_strp(stamp, "%Y-%m-%dT%H:%M:%S.%6f"))
-    stages: list[Stage] = [
-        (python, "python_logging", None),
-        (zulu, "iso8601", pl.lit(0)),
-    ]
-    return _cascade(d, stages, _iso_start_slow, ctx)
+
+    d = _with_head_bytes(d, _hbyte(10))
+    space = _eq(_hbyte(10), " ")
+    parts: list[pl.DataFrame] = []
+    for rows, stage in (
+        (d.filter(space), (python, "python_logging", None)),
+        (d.filter(~space), (zulu, "iso8601", pl.lit(0))),
+    ):
+        if rows.height:
+            parts.extend(_cascade(rows, [stage], _iso_start_slow, ctx))
+    return parts
 
 
 def _bracket_iso_slow(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import zoneinfo
+from typing import Any
 
 import polars as pl
 import pytest
@@ -27,11 +28,11 @@ def utc(*args: int) -> dt.datetime:
     return dt.datetime(*args, tzinfo=UTC)
 
 
-def parse(lines: list[str | None], **kwargs: object) -> pl.DataFrame:
-    return parse_timestamps(pl.Series("line", lines, dtype=pl.String), **kwargs)  # type: ignore[arg-type]
+def parse(lines: list[str | None], **kwargs: Any) -> pl.DataFrame:
+    return parse_timestamps(pl.Series("line", lines, dtype=pl.String), **kwargs)
 
 
-def one(line: str, **kwargs: object) -> dict[str, object]:
+def one(line: str, **kwargs: Any) -> dict[str, Any]:
     out = parse([line], **kwargs)
     assert out.height == 1
     return out.row(0, named=True)
@@ -409,7 +410,8 @@ def test_every_format_name_is_exercised_and_documented() -> None:
 
 
 def test_c10_nanoseconds_are_truncated_not_rounded() -> None:
-    # 02-pytorch-c10d.md §3 (huggingface/diffusers issue 12422): ...662691402 ns
+    # 02-pytorch-c10d.md §3 (huggingface/diffusers issue 12422), with the
+    # nanoseconds changed from 662691402 to 662691999 so that rounding would show
     row = one(
         "[E1002 18:16:40.662691999 ProcessGroupNCCL.cpp:756] [Rank 1] Work WorkNCCL(SeqNum=2521) timed out in blocking wait.",
         default_year=2024,
