@@ -42,7 +42,8 @@ from correlator.verdict import (
 CONTEXT_EVENTS = 100  # events kept before the first deviating line in the JSON
 SIMULTANEOUS_S = 2.0  # stamps this close are "at the same time" (1 s stamps, tee lag)
 TIME_DECAY_S = 120.0  # a hypothesis this much later than the earliest scores 1/e as much
-MIN_CONFIDENCE = 0.35  # below this the verdict is "inconclusive"
+MIN_CONFIDENCE = 0.35
+ALL_RANKS_WINDOW_S = 10.0  # an "all ranks alike" failure happens on every rank within this  # below this the verdict is "inconclusive"
 
 
 def _sql(name: str) -> str:
@@ -86,8 +87,9 @@ def analyze(
     baseline: str | None = None,
     rules_dirs: tuple[str, ...] = (),
     options: IngestOptions | None = None,
+    builtin_rules: bool = True,
 ) -> Verdict:
-    rules = load_rules([Path(d) for d in rules_dirs])
+    rules = load_rules([Path(d) for d in rules_dirs], builtin=builtin_rules)
     with open_timeline(target, options) as con:
         baseline_templates = _baseline_templates(baseline, options) if baseline else None
         return _verdict(con, rules, baseline_templates, baseline)
@@ -112,6 +114,7 @@ def _verdict(
     else:
         con.execute("CREATE TEMP TABLE baseline_templates AS SELECT NULL::VARCHAR AS template WHERE false")
     con.execute(_sql("deviation.sql").replace("$USE_BASELINE", "true" if baseline_templates is not None else "false"))
+    con.execute(_sql("inferences.sql"))
 
     job, n_events, n_files = con.execute(
         "SELECT any_value(job), count(*), count(DISTINCT file) FROM timeline_raw"
@@ -170,7 +173,7 @@ def _verdict(
         return verdict
     top = hyps[0]
     confidence = top.score / total
-    all_ranks = top.n_ranks_same >= max(2, len(known_ranks)) and len(known_ranks) >= 2
+    all_ranks = top.rank is None and top.rule is not None and top.n_ranks_same >= max(2, len(known_ranks))
     verdict.initiating = Initiating(
         rank=None if all_ranks else top.rank, node=None if all_ranks else top.node,
         local_rank=None, all_ranks=all_ranks, confidence=round(confidence, 3),
@@ -197,16 +200,28 @@ def _hypotheses(
             rule=lr, category=lr.rule.category, rank=r["rank"], node=r["node"], ts=_epoch(r["ts_aligned"]),
             evidence=_ev(r), base=lr.rule.weight, n_ranks_same=len(ranks_per_rule[r["rule_id"]]),
         )
-    # An all-ranks failure is one hypothesis, not one per rank.
+    # An all-ranks failure is one hypothesis, not one per rank: the same root
+    # signature on every known rank, close together in (aligned) time.
+    first_step = con.execute("SELECT min(ts_aligned) FROM events WHERE kind = 'app.step_metrics'").fetchone()[0]
     for rule_id, ranks in ranks_per_rule.items():
-        if len(known_ranks) >= 2 and len(ranks) >= len(known_ranks):
-            group = [h for k, h in hyps.items() if k[0] == rule_id]
-            first = min(group, key=lambda h: (h.ts is None, h.ts or 0))
-            for k in [k for k in hyps if k[0] == rule_id]:
-                del hyps[k]
-            first.rank = None
-            first.notes.append(f"matched on all {len(ranks)} ranks")
-            hyps[(rule_id, "all")] = first
+        if len(known_ranks) < 2 or len(ranks) < len(known_ranks):
+            continue
+        group = [h for k, h in hyps.items() if k[0] == rule_id]
+        times = [h.ts for h in group if h.ts is not None]
+        if times and max(times) - min(times) > ALL_RANKS_WINDOW_S:
+            continue  # the same failure at different times: per-rank hypotheses compete
+        first = min(group, key=lambda h: (h.ts is None, h.ts or 0))
+        for k in [k for k in hyps if k[0] == rule_id]:
+            del hyps[k]
+        first.rank = None
+        first.notes.append(f"matched on all {len(ranks)} ranks within {ALL_RANKS_WINDOW_S:.0f} s")
+        if first_step is not None and first.ts is not None and first.ts > first_step.timestamp():
+            # after training started, a failure everywhere at once is more often an
+            # echo (a NaN spread by all-reduce, a lost peer) than the cause
+            first.base *= 0.6
+            first.notes.append("after training had started")
+        first.n_ranks_same = len(ranks)
+        hyps[(rule_id, "all")] = first
 
     out = list(hyps.values())
     # A deviating error no rule explains is still a hypothesis (unclassified).
@@ -216,21 +231,18 @@ def _hypotheses(
         out.append(_Hyp(rule=None, category="code_exception" if is_tb else "other", rank=d["rank"],
                         node=d["node"], ts=_epoch(d["ts_aligned"]), evidence=_ev(d), base=0.6,
                         notes=["deviating error that no rule explains"]))
-    out.extend(_silent_rank_hypotheses(con, known_ranks))
+    out.extend(_inferred_hypotheses(con))
     return out
 
 
-def _silent_rank_hypotheses(con: duckdb.DuckDBPyConnection, known_ranks: list[int]) -> list[_Hyp]:
-    """Inference from absence: peers time out waiting while one rank says nothing."""
-    rows = _rows(con, "SELECT * FROM silent_ranks ORDER BY last_ts NULLS FIRST, rank")
+def _inferred_hypotheses(con: duckdb.DuckDBPyConnection) -> list[_Hyp]:
+    """Hypotheses from the cross-rank inferences in ``inferences.sql``."""
     out = []
-    for r in rows:
-        ev = _ev(r) if r.get("file") else None
+    for r in _rows(con, "SELECT * FROM inferred ORDER BY inference, rank"):
         out.append(_Hyp(
-            rule=None, category="nccl_timeout_hang", rank=r["rank"], node=r["node"],
-            ts=_epoch(r["last_ts"]), evidence=ev, base=0.9,
-            notes=[f"{r['waiting_ranks']} other rank(s) timed out waiting while it logged no error; "
-                   "its last line is the one shown"],
+            rule=None, category=r["category"], rank=r["rank"], node=r["node"], ts=_epoch(r["ts_aligned"]),
+            evidence=_ev(r) if r["file"] else None, base=r["base"],
+            notes=[f"{r['inference']}: {r['note']}"],
         ))
     return out
 

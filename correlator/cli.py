@@ -10,7 +10,7 @@ import click
 from correlator import __version__
 from correlator.ingest import IngestOptions, NothingToRead, ingest
 from correlator.query import NotATimeline, open_timeline
-from correlator.rulebook import RuleError, import_encyclopedia, load_rules, test_examples
+from correlator.rulebook import RuleError, check_examples, import_encyclopedia, load_rules
 
 # Exit codes: 0 ok, 1 usage / bad input, 2 nothing could be read.
 EXIT_NOTHING_READ = 2
@@ -320,7 +320,7 @@ def rules_test(rules_dirs: tuple[str, ...], no_builtin: bool) -> None:
     Example:
       correlator rules test --rules my-rules/
     """
-    results = test_examples(_load(rules_dirs, builtin=not no_builtin))
+    results = check_examples(_load(rules_dirs, builtin=not no_builtin))
     failed = [r for r in results if not r.ok]
     for r in failed:
         what = "example does not match" if r.expected else "near miss matches"

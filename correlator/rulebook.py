@@ -369,7 +369,7 @@ def _example_events(con: duckdb.DuckDBPyConnection, text: str) -> None:
     con.unregister("_example")
 
 
-def test_examples(rules: list[LoadedRule]) -> list[ExampleResult]:
+def check_examples(rules: list[LoadedRule]) -> list[ExampleResult]:
     """Every example must match its rule and every near miss must not."""
     con = duckdb.connect()
     results = []

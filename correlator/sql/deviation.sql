@@ -66,29 +66,3 @@ WHERE NOT benign
   AND (level IN ('WARNING', 'ERROR', 'CRITICAL') OR rule_role = 'root')
   AND coalesce(rule_role, '') <> 'context';
 
--- Ranks that fell silent while their peers timed out waiting: no error of their
--- own, last line before the first timeout reported by the others.
-CREATE OR REPLACE TEMP TABLE silent_ranks AS
-WITH timeouts AS (
-    SELECT rank, min(ts_aligned) AS t FROM findings
-    WHERE role = 'collateral' AND category = 'nccl_timeout_hang' AND rank IS NOT NULL
-    GROUP BY rank
-),
-erring AS (
-    SELECT DISTINCT printed_by AS rank FROM findings WHERE role IN ('root', 'collateral') AND printed_by IS NOT NULL
-    UNION SELECT DISTINCT rank FROM events WHERE level IN ('ERROR', 'CRITICAL') AND rank IS NOT NULL
-),
-last_line AS (
-    SELECT rank, arg_max(file, ts_aligned) AS file, arg_max(line_no, ts_aligned) AS line_no,
-           arg_max(line_end, ts_aligned) AS line_end, arg_max(message, ts_aligned) AS message,
-           arg_max(node, ts_aligned) AS node, max(ts_aligned) AS last_ts
-    FROM events WHERE rank IS NOT NULL GROUP BY rank
-)
-SELECT k.rank, l.node, l.file, l.line_no, l.line_end, l.message, l.last_ts, l.last_ts AS ts_aligned,
-       (SELECT count(*) FROM timeouts) AS waiting_ranks
-FROM known_ranks k
-LEFT JOIN last_line l ON l.rank = k.rank
-WHERE (SELECT count(*) FROM timeouts) > 0
-  AND k.rank NOT IN (SELECT rank FROM erring)
-  AND k.rank NOT IN (SELECT rank FROM timeouts)
-  AND (l.last_ts IS NULL OR l.last_ts < (SELECT min(t) FROM timeouts));

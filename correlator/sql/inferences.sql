@@ -1,0 +1,57 @@
+-- Cross-rank inferences: hypotheses no single line states, as named queries.
+-- Each adds rows to table inferred:
+--   (inference, category, rank, node, file, line_no, line_end, message, ts_aligned, base, note)
+-- Inputs: view events, tables findings, known_ranks.
+
+CREATE OR REPLACE TEMP TABLE inferred (
+    inference VARCHAR, category VARCHAR, rank INTEGER, node VARCHAR, file VARCHAR,
+    line_no BIGINT, line_end BIGINT, message VARCHAR, ts_aligned TIMESTAMPTZ, base DOUBLE, note VARCHAR
+);
+
+-- silent_rank: peers time out waiting while one rank logs no error of its own and
+-- stopped logging before the first timeout (inference from absence).
+INSERT INTO inferred
+WITH timeouts AS (
+    SELECT rank, min(ts_aligned) AS t FROM findings
+    WHERE role = 'collateral' AND category = 'nccl_timeout_hang' AND rank IS NOT NULL
+    GROUP BY rank
+),
+erring AS (
+    SELECT DISTINCT printed_by AS rank FROM findings
+    WHERE role IN ('root', 'collateral') AND printed_by IS NOT NULL
+    UNION SELECT DISTINCT rank FROM events WHERE level IN ('ERROR', 'CRITICAL') AND rank IS NOT NULL
+),
+last_line AS (
+    SELECT rank, arg_max(file, ts_aligned) AS file, arg_max(line_no, ts_aligned) AS line_no,
+           arg_max(line_end, ts_aligned) AS line_end, arg_max(message, ts_aligned) AS message,
+           arg_max(node, ts_aligned) AS node, max(ts_aligned) AS last_ts
+    FROM events WHERE rank IS NOT NULL GROUP BY rank
+)
+SELECT 'silent_rank', 'nccl_timeout_hang', k.rank, l.node, l.file, l.line_no, l.line_end, l.message, l.last_ts,
+       0.9,
+       (SELECT count(*) FROM timeouts) || ' other rank(s) timed out waiting while it logged no error; '
+       || 'the line shown is its last'
+FROM known_ranks k
+LEFT JOIN last_line l ON l.rank = k.rank
+WHERE (SELECT count(*) FROM timeouts) > 0
+  AND k.rank NOT IN (SELECT rank FROM erring)
+  AND k.rank NOT IN (SELECT rank FROM timeouts)
+  AND (l.last_ts IS NULL OR l.last_ts < (SELECT min(t) FROM timeouts));
+
+-- mismatch_odd_rank: with TORCH_DISTRIBUTED_DEBUG=DETAIL every rank reports the
+-- collective it is running; the ranks running a different op than the majority
+-- took a different code path.
+INSERT INTO inferred
+WITH own AS (
+    SELECT TRY_CAST(attrs['peer_rank'] AS INTEGER) AS rank,
+           regexp_extract(attrs['fingerprint'], 'OpType=(\w+)', 1) AS op,
+           node, file, line_no, line_end, message, ts_aligned
+    FROM events WHERE kind = 'c10d.collective_mismatch' AND attrs['fingerprint'] IS NOT NULL
+),
+ops AS (SELECT op, count(DISTINCT rank) AS n FROM own WHERE op <> '' GROUP BY op)
+SELECT 'mismatch_odd_rank', 'collective_mismatch', own.rank, own.node, own.file, own.line_no, own.line_end,
+       own.message, own.ts_aligned, 2.0,
+       'runs ' || own.op || ' while ' || (SELECT max(n) FROM ops) || ' rank(s) run '
+       || (SELECT arg_max(op, n) FROM ops)
+FROM own JOIN ops USING (op)
+WHERE (SELECT count(*) FROM ops) >= 2 AND ops.n < (SELECT max(n) FROM ops);

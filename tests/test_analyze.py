@@ -1,0 +1,123 @@
+"""The verdict engine on small jobs built for one property each, with their own rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from correlator.analyze import analyze
+from correlator.ingest import IngestOptions
+
+QUIET = IngestOptions(echo_problems=False, workers=1)
+
+
+def _rule(rid: str, role: str, category: str, regex: str, example: str, **extra) -> dict:
+    return {
+        "id": rid, "title": rid, "category": category, "role": role, "signature": example,
+        "match": {"regex": regex}, "root_cause": f"{rid} cause", "fix": f"{rid} fix", "verify": f"{rid} verify",
+        "evidence": {"kind": "observed", "provenance": "test"}, "examples": [example], **extra,
+    }
+
+
+def _rules(tmp: Path, *docs: dict) -> str:
+    d = tmp / "rules"
+    d.mkdir()
+    for doc in docs:
+        (d / f"{doc['id']}.yaml").write_text(yaml.safe_dump(doc))
+    return str(d)
+
+
+def _job(tmp: Path, files: dict[str, str]) -> str:
+    root = tmp / "job"
+    for name, text in files.items():
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return str(root)
+
+
+def _steps(rank: int, start: int, n: int, t0: int = 0) -> str:
+    return "".join(
+        f"2024-05-01 12:00:{t0 + s:02d},000 - INFO - __main__ - step {s} | rank {rank} | loss 1.0\n"
+        for s in range(start, start + n)
+    )
+
+
+BOOM = _rule("boom", "root", "data_error", "BoomError", "BoomError: bad sample", leads_to=["peer-gone"])
+PEER = _rule("peer-gone", "collateral", "nccl_network", "peer went away", "RuntimeError: peer went away")
+
+
+def test_root_on_one_rank_collateral_on_the_others(tmp_path):
+    files = {f"rank{r}.log": _steps(r, 1, 5) for r in range(4)}
+    files["rank2.log"] += "Traceback (most recent call last):\n  File \"t.py\", line 1\nBoomError: bad sample\n"
+    for r in (0, 1, 3):
+        files[f"rank{r}.log"] += "2024-05-01 12:00:09,000 - ERROR - __main__ - RuntimeError: peer went away\n"
+    v = analyze(_job(tmp_path, files), rules_dirs=(_rules(tmp_path, BOOM, PEER),), builtin_rules=False, options=QUIET)
+    assert v.status == "failed"
+    assert v.initiating.rank == 2 and not v.initiating.all_ranks
+    assert v.root_cause.rule_id == "boom" and v.root_cause.fix == "boom fix"
+    assert v.first_deviating.rank == 2 and "BoomError" in v.first_deviating.text
+    assert v.first_deviating.context and "step 5" in v.first_deviating.context[-1].text
+    (group,) = v.collateral
+    assert group.rule_id == "peer-gone" and group.ranks == [0, 1, 3] and group.count == 3
+
+
+def test_same_error_on_every_rank_is_all_ranks(tmp_path):
+    cfg = _rule("bad-config", "root", "config_error", "ConfigError", "ConfigError: batch 64 != 8 * 1 * 4")
+    files = {f"rank{r}.log": _steps(r, 1, 1) + "ConfigError: batch 64 != 8 * 1 * 4\n" for r in range(4)}
+    v = analyze(_job(tmp_path, files), rules_dirs=(_rules(tmp_path, cfg),), builtin_rules=False, options=QUIET)
+    assert v.initiating.all_ranks and v.initiating.rank is None
+    assert v.root_cause.category == "config_error"
+
+
+def test_later_failure_loses_to_earlier_one(tmp_path):
+    late = _rule("late", "root", "oom", "LateError", "LateError: x")
+    files = {f"rank{r}.log": _steps(r, 1, 3) for r in range(4)}
+    files["rank1.log"] += "2024-05-01 12:00:04,000 - ERROR - __main__ - BoomError: bad sample\n"
+    files["rank3.log"] += "2024-05-01 12:09:04,000 - ERROR - __main__ - LateError: x\n"
+    v = analyze(_job(tmp_path, files), rules_dirs=(_rules(tmp_path, BOOM, PEER, late),), builtin_rules=False, options=QUIET)
+    assert v.initiating.rank == 1
+    loser = next(h for h in v.hypotheses if h.rule_id == "late")
+    assert loser.why_not and "after the winner" in loser.why_not
+
+
+def test_clock_skew_is_corrected_before_deciding(tmp_path):
+    # node-1's clock runs 40 s ahead. Naively node-0's error (12:00:40) is first,
+    # but node-1's (stamped 12:00:50) really happened at 12:00:10.
+    n0 = _steps(0, 1, 9) + "2024-05-01 12:00:40,000 - ERROR - __main__ - BoomError: bad sample\n"
+    n1 = "".join(
+        f"2024-05-01 12:00:{40 + s:02d},000 - INFO - __main__ - step {s} | rank 1 | loss 1.0\n" for s in range(1, 10)
+    ) + "2024-05-01 12:00:50,000 - ERROR - __main__ - BoomError: bad sample\n"
+    files = {"node-0/rank0.log": n0, "node-1/rank1.log": n1}
+    v = analyze(_job(tmp_path, files), rules_dirs=(_rules(tmp_path, BOOM, PEER),), builtin_rules=False, options=QUIET)
+    (off,) = [c for c in v.clock if c.node != v.reference_node]
+    assert off.applied and abs(abs(off.offset_s) - 40) < 0.5 and off.keys == 9
+    assert v.initiating.rank == 1 and v.initiating.node == "node-1"
+
+
+def test_silent_rank_is_inferred_from_absence(tmp_path):
+    hang = _rule("recv-timeout", "collateral", "nccl_timeout_hang", "Timed out waiting", "Timed out waiting 20000ms for recv")
+    files = {f"rank{r}.log": _steps(r, 1, 20) for r in range(3)}
+    for r in range(3):
+        files[f"rank{r}.log"] += "2024-05-01 12:00:45,000 - ERROR - __main__ - Timed out waiting 20000ms for recv\n"
+    files["rank3.log"] = _steps(3, 1, 10)  # stops at step 10 and says nothing
+    v = analyze(_job(tmp_path, files), rules_dirs=(_rules(tmp_path, hang),), builtin_rules=False, options=QUIET)
+    assert v.initiating.rank == 3
+    assert v.root_cause.category == "nccl_timeout_hang" and v.root_cause.rule_id is None
+    assert v.collateral[0].ranks == [0, 1, 2]
+
+
+def test_healthy_job_and_baseline(tmp_path):
+    files = {f"rank{r}.log": _steps(r, 1, 5) for r in range(2)}
+    v = analyze(_job(tmp_path, files), rules_dirs=(_rules(tmp_path, BOOM, PEER),), builtin_rules=False, options=QUIET)
+    assert v.status == "healthy" and v.initiating is None
+    # a warning every rank prints deviates from nothing, unless a baseline never printed it
+    warn = {f"rank{r}.log": _steps(r, 1, 5) + "2024-05-01 12:00:09,000 - WARNING - __main__ - disk almost full\n" for r in range(2)}
+    job = _job(tmp_path / "w", warn)
+    base = _job(tmp_path / "b", files)
+    plain = analyze(job, rules_dirs=(_rules(tmp_path / "w", BOOM, PEER),), builtin_rules=False, options=QUIET)
+    assert plain.first_deviating is None
+    vs = analyze(job, baseline=base, rules_dirs=(_rules(tmp_path / "b", BOOM, PEER),), builtin_rules=False, options=QUIET)
+    assert vs.first_deviating is not None and "disk almost full" in vs.first_deviating.text
+    assert "baseline" in vs.first_deviating.why

@@ -1,0 +1,110 @@
+"""The rule schema, loader, SQL matcher, example tests and encyclopedia import."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from correlator.cli import main
+from correlator.rulebook import RuleError, check_examples, load_rules, predicate
+
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+
+BASE = {
+    "id": "x-root",
+    "title": "x",
+    "category": "data_error",
+    "role": "root",
+    "signature": "ValueError: corrupt sample",
+    "match": {"regex": "ValueError: corrupt sample"},
+    "root_cause": "a bad sample",
+    "fix": "drop it",
+    "verify": "python check.py",
+    "evidence": {"kind": "observed", "provenance": "sample_logs/gloo-data-error-per-rank/rank2.log"},
+    "examples": ["[rank2]: ValueError: corrupt sample at index 526"],
+    "near_misses": ["ValueError: something else"],
+}
+
+
+def _write(d: Path, name: str, doc: dict) -> Path:
+    d.mkdir(parents=True, exist_ok=True)
+    p = d / name
+    p.write_text(yaml.safe_dump(doc))
+    return p
+
+
+def test_valid_rule_loads_and_examples_pass(tmp_path):
+    _write(tmp_path, "a.yaml", BASE)
+    rules = load_rules([tmp_path], builtin=False)
+    assert [r.rule.id for r in rules] == ["x-root"]
+    results = check_examples(rules)
+    assert [(r.expected, r.matched) for r in results] == [(True, True), (False, False)]
+
+
+def test_a_wrong_example_is_reported(tmp_path):
+    _write(tmp_path, "a.yaml", {**BASE, "examples": ["KeyError: nope"]})
+    results = check_examples(load_rules([tmp_path], builtin=False))
+    assert not results[0].ok
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"category": "gpu_fire"}, "category"),
+        ({"role": "cause"}, "role"),
+        ({"match": {"regex": "(unclosed"}}, "regex does not compile"),
+        ({"match": {}}, "match needs at least one"),
+        ({"leads_to": ["no-such-rule"]}, "unknown rule 'no-such-rule'"),
+        ({"examples": []}, "examples"),
+        ({"surprise": 1}, "surprise"),
+    ],
+)
+def test_invalid_rules_name_the_file(tmp_path, change, message):
+    path = _write(tmp_path, "bad.yaml", {**BASE, **change})
+    with pytest.raises(RuleError) as err:
+        load_rules([tmp_path], builtin=False)
+    assert str(path) in str(err.value) and message in str(err.value)
+
+
+def test_duplicate_ids_are_rejected(tmp_path):
+    _write(tmp_path, "a.yaml", BASE)
+    _write(tmp_path, "b.yaml", BASE)
+    with pytest.raises(RuleError, match="already defined"):
+        load_rules([tmp_path], builtin=False)
+
+
+def test_predicate_combines_every_condition():
+    from correlator.rulebook import Rule
+
+    rule = Rule.model_validate(
+        {**BASE, "match": {"kind": ["kernel.xid"], "attrs": {"xid": "79"}, "level": ["ERROR"], "regex": "x'y"}}
+    )
+    sql = predicate(rule)
+    assert "e.kind IN ('kernel.xid')" in sql and "e.attrs['xid'] = '79'" in sql
+    assert "e.level IN ('ERROR')" in sql and "regexp_matches(e.message, 'x''y')" in sql
+
+
+def test_builtin_rules_load_and_their_examples_pass():
+    rules = load_rules()
+    assert rules, "the knowledge base is empty"
+    failed = [(r.rule_id, r.text[:80], r.expected) for r in check_examples(rules) if not r.ok]
+    assert failed == []
+
+
+def test_import_seed_encyclopedia_entry(tmp_path):
+    seed = SEEDS / "002_78deff42676fb00b.txt"
+    if not seed.exists():
+        pytest.skip("shared seeds not present")
+    out = tmp_path / "imported"
+    result = CliRunner().invoke(main, ["rules", "import", str(seed), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    rules = load_rules([out], builtin=False)
+    (lr,) = rules
+    assert lr.rule.id == "huggingface/gradient-accumulation-steps-mismatch"
+    assert lr.rule.category == "config_error" and lr.rule.evidence.kind == "secondhand"
+    assert json.loads(seed.read_text())["signature"] == lr.rule.signature
+    assert all(r.ok for r in check_examples(rules))  # its regex matches its own signature
