@@ -130,6 +130,12 @@ def _emit(con, rel, fmt: str, out: str | None) -> None:
         rel.write_parquet(out)
         return
     if fmt == "csv":
+        # CSV has no nested values: lists, structs and maps are written as JSON text
+        nested = [c for c, t in zip(rel.columns, rel.types, strict=True) if str(t).endswith("]") or str(t).startswith(("STRUCT", "MAP"))]
+        if nested:
+            rel = rel.project(", ".join(
+                f'to_json("{c}")::VARCHAR AS "{c}"' if c in nested else f'"{c}"' for c in rel.columns
+            ))
         text = rel.pl().write_csv()
     elif fmt == "json":
         text = rel.pl().write_ndjson()

@@ -96,11 +96,25 @@ class _StreamState:
     file_last_ny: pl.Expr = field(default_factory=lambda: pl.lit(None, dtype=pl.Boolean))
 
 
-def _stream_key() -> pl.Expr:
-    return pl.concat_str(
-        [pl.col(c).cast(pl.Utf8).fill_null("") for c in ("rank", "local_rank", "task", "host", "pid")],
+def _stream_key(facts: PathFacts) -> pl.Expr:
+    """One process's output within a file.
+
+    The outermost wrapper's identity (Slurm task, torchrun local rank, pdsh host,
+    Ray pid) names the stream; only without one does the rank do it, so that
+    ``[default0]:[rank0]: Traceback`` and ``[default0]:step 5`` are one stream
+    and a per-rank file's ``[rank2]:`` traceback joins its unprefixed lines.
+    """
+    wrapper = pl.concat_str(
+        [
+            pl.col("task").cast(pl.Utf8).fill_null(""),
+            pl.coalesce(pl.col("local_rank"), pl.lit(facts.local_rank, dtype=pl.Int32)).cast(pl.Utf8).fill_null(""),
+            pl.col("host").fill_null(""),
+            pl.col("pid").cast(pl.Utf8).fill_null(""),
+        ],
         separator="|",
-    ).alias("stream")
+    )
+    rank = pl.coalesce(pl.col("rank"), pl.lit(facts.rank, dtype=pl.Int32)).cast(pl.Utf8).fill_null("")
+    return pl.when(wrapper != "|||").then(wrapper).otherwise(pl.lit("r") + rank).alias("stream")
 
 
 def _lines_to_events(
@@ -128,7 +142,7 @@ def _lines_to_events(
     if df.get_column("wrapper_ts").is_not_null().any():
         wrapper = parse_timestamps(df.get_column("wrapper_ts").fill_null(""), tz="UTC").get_column("ts")
         df = df.with_columns(pl.coalesce(pl.col("ts"), wrapper).alias("ts"))
-    df = df.with_columns(_stream_key())
+    df = df.with_columns(_stream_key(facts))
 
     ev = fold(df, carry_cols=_CARRY)
     ev = ev.filter(pl.col("message").str.strip_chars().str.len_bytes() > 0)
@@ -188,7 +202,9 @@ def _estimate_ts(ev: pl.DataFrame, state: _StreamState) -> pl.DataFrame:
             pl.lit(None, dtype=pl.Datetime("us", "UTC")).alias("_carry_ts"),
             pl.lit(None, dtype=pl.Boolean).alias("_carry_ny"),
         )
-    ts, ny = pl.col("ts"), pl.col("ts_needs_year")
+    # a line without a stamp has no year question of its own: it inherits its source's
+    ts = pl.col("ts")
+    ny = pl.when(ts.is_null()).then(pl.lit(None, dtype=pl.Boolean)).otherwise(pl.col("ts_needs_year"))
     ev = ev.sort(["line_no", "part"], maintain_order=True).with_columns(
         pl.coalesce(
             ts, ts.forward_fill().over("stream"), "_carry_ts", ts.forward_fill(),

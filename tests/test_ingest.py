@@ -228,3 +228,25 @@ def test_parallel_and_serial_ingest_agree(samples, tmp_path):
     serial = _timeline(samples / "two-node-faketime-skew", tmp_path / "a", workers=1).execute(q).fetchall()
     parallel = _timeline(samples / "two-node-faketime-skew", tmp_path / "b", workers=2).execute(q).fetchall()
     assert serial == parallel
+
+
+def test_yearless_lines_lend_the_job_year_to_estimated_neighbours(samples, tmp_path):
+    # captured: torchrun agent glog-like lines (no year) followed by unstamped tracebacks
+    con = _timeline(samples / "torchrun-logdir-tree", tmp_path)
+    years = {y for (y,) in con.execute("SELECT DISTINCT year(ts) FROM events WHERE ts IS NOT NULL").fetchall()}
+    assert years == {2026}
+
+
+def test_tee_traceback_is_one_stream_with_its_rank_lines(samples, tmp_path):
+    # "[default3]:[rank3]: Traceback" and "[default3]:step ..." are one process's output:
+    # the traceback's estimated stamp comes from rank 3's own previous line
+    con = _timeline(samples / "torchrun-tee-console", tmp_path)
+    bad = con.execute(
+        """SELECT count(*) FROM (
+             SELECT rank, ts, ts_estimated, message,
+                    lag(ts) OVER (PARTITION BY rank ORDER BY line_no, ts) AS prev
+             FROM events WHERE rank IS NOT NULL)
+           WHERE message LIKE 'Traceback%' AND ts_estimated AND ts <> prev"""
+    ).fetchone()[0]
+    tracebacks = con.execute("SELECT count(*) FROM events WHERE message LIKE 'Traceback%'").fetchone()[0]
+    assert tracebacks >= 3 and bad == 0

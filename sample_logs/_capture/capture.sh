@@ -7,14 +7,15 @@
 # real launcher (torchrun) or, for the Slurm layout, under _capture/srun_label.py.
 # Each run happens in a scratch job directory ($JOBS/<scenario>, default
 # /tmp/correlator-jobs); the log files are then copied, unchanged, into
-# OUT_DIR/<scenario>/ in the layout a user would have. README.md and truth.json
+# OUT_DIR/<scenario>/ in the layout a user would have. README.md, truth.json and .correlatorignore
 # in OUT_DIR/<scenario>/ are left alone: they are written by hand against the
 # committed capture, and a new capture (different pids, timings and sometimes a
 # different set of collateral ranks) must be checked against them.
 #
 # Needs: a venv with torch (CPU) + tqdm, given as PYENV (default /work/torchenv);
 # faketime (Debian package) for the two-node scenario; deepspeed (DS_BUILD_OPS=0) in
-# PYENV for deepspeed-batch-config-error.
+# PYENV for deepspeed-batch-config-error; accelerate (1.15.0) in PYENV for the accelerate
+# scenarios.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 PYENV=${PYENV:-/work/torchenv}
@@ -31,6 +32,8 @@ OUT=$(realpath -m "$1"); shift
 ALL="gloo-data-error-per-rank torchrun-logdir-tree slurm-combined-srun-label torchrun-tee-console"
 ALL="$ALL two-node-faketime-skew collective-mismatch-detail detail-ddp-segfault-all-ranks rendezvous-node-never-joined"
 ALL="$ALL healthy-per-rank healthy-tee-console healthy-srun-label deepspeed-batch-config-error gzip-data-error-per-rank"
+ALL="$ALL accelerate-grad-accum-uneven checkpoint-disk-full dataloader-worker-killed import-error-all-ranks"
+ALL="$ALL monitored-barrier-timeout tcpstore-master-gone per-node-dirs-data-error healthy-accelerate"
 SCENARIOS=${*:-$ALL}
 
 echo "# capture $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
@@ -43,7 +46,7 @@ start() {
   rm -rf "$job"; mkdir -p "$job"
   dest=$OUT/$name
   mkdir -p "$dest"
-  find "$dest" -mindepth 1 -maxdepth 1 ! -name README.md ! -name truth.json -exec rm -rf {} +
+  find "$dest" -mindepth 1 -maxdepth 1 ! -name README.md ! -name truth.json ! -name .correlatorignore -exec rm -rf {} +
   echo "== $name (job dir $job)"
   cd "$job" || exit 1
 }
@@ -187,6 +190,101 @@ gzip-data-error-per-rank() {
     gzip -n -c "$f" > "$dest/$(basename "$f").gz"
   done
   echo "gzipped $(ls "$dest"/*.gz | wc -l) files"
+}
+
+# 12. accelerate launch (torchrun underneath, no --tee: the workers write straight to the
+#     console) of _capture/acc_train.py: Accelerator(cpu=True) -> MULTI_CPU/gloo, gradient
+#     accumulation 4, 341 samples with even_batches=False: rank 2 alone gets a short last
+#     batch (5 samples) and the model's x.view(batch_size, ...) fails on it
+accelerate-grad-accum-uneven() {
+  start accelerate-grad-accum-uneven
+  $PYENV/bin/accelerate launch --multi_gpu --num_processes 4 --main_process_port 29611 \
+    "$HERE/acc_train.py" --cpu --gradient-accumulation-steps 4 --num-samples 341 \
+      --even-batches false --fail short_batch_reshape > console.log 2>&1
+  echo "exit $?"
+  cp console.log "$dest/"
+}
+# 12b. its healthy control: the same with accelerate's default even_batches=True
+healthy-accelerate() {
+  start healthy-accelerate
+  $PYENV/bin/accelerate launch --multi_gpu --num_processes 4 --main_process_port 29612 \
+    "$HERE/acc_train.py" --cpu --gradient-accumulation-steps 4 --num-samples 341 \
+      --even-batches true > console.log 2>&1
+  echo "exit $?"
+  cp console.log "$dest/"
+}
+
+# 13. rank 0 saves a checkpoint after step 20 while ranks 1-3 wait in dist.barrier(); the
+#     checkpoint file is a symlink to /dev/full, so every write fails with ENOSPC
+checkpoint-disk-full() {
+  start checkpoint-disk-full
+  mkdir -p checkpoints
+  ln -s /dev/full checkpoints/step-000020.pt
+  RANK_LOG_DIR=$job/logs PYTHON=$PY TRAIN_PY=$TRAIN \
+    $TORCHRUN --standalone --nproc-per-node 4 --no-python sh "$HERE/per_rank.sh" \
+      --steps 30 --save-step 20 --checkpoint-dir checkpoints --timeout 20 \
+      > launcher.log 2>&1
+  echo "exit $?"
+  cp logs/rank*.log launcher.log "$dest/"
+}
+
+# 14. Slurm layout (srun -l emulated): num_workers=2, a DataLoader worker of rank 1 is
+#     SIGKILLed (the host OOM killer's mark) while loading a sample of step 13
+dataloader-worker-killed() {
+  start dataloader-worker-killed
+  $PY "$HERE/srun_label.py" --ntasks 4 --port 29641 --jobid 4245 -- \
+    $PY "$TRAIN" --steps 30 --log-every 5 --num-workers 2 --timeout 20 \
+      --fail worker_killed --fail-rank 1 --fail-step 13 > slurm-4245.out
+  echo "exit $?"
+  cp slurm-4245.out "$dest/"
+}
+
+# 15. every rank fails alike: the model code imports flash_attn, which is not installed
+import-error-all-ranks() {
+  start import-error-all-ranks
+  $TORCHRUN --standalone --nproc-per-node 4 --tee 3 \
+    "$TRAIN" --steps 30 --fail import_error > console.log 2>&1
+  echo "exit $?"
+  cp console.log "$dest/"
+}
+
+# 16. dist.monitored_barrier(timeout=10 s) at step 15, rank 2 arrives 30 s late
+monitored-barrier-timeout() {
+  start monitored-barrier-timeout
+  RANK_LOG_DIR=$job/logs PYTHON=$PY TRAIN_PY=$TRAIN \
+    $TORCHRUN --standalone --nproc-per-node 4 --no-python sh "$HERE/per_rank.sh" \
+      --log-format default --steps 30 --timeout 20 --fail monitored_barrier --fail-rank 2 \
+      --fail-step 15 --hang-seconds 30 --monitored-barrier-timeout 10 \
+      > launcher.log 2>&1
+  echo "exit $?"
+  cp logs/rank*.log launcher.log "$dest/"
+}
+
+# 17. Slurm layout (srun -l emulated, no torchrun: rank 0 hosts the TCPStore on
+#     MASTER_PORT 29631); rank 3 uses a stale port (29638) and never reaches the store
+tcpstore-master-gone() {
+  start tcpstore-master-gone
+  $PY "$HERE/srun_label.py" --ntasks 4 --port 29631 --jobid 4246 -- \
+    $PY "$TRAIN" --steps 30 --timeout 15 --fail store_unreachable --fail-rank 3 > slurm-4246.out
+  echo "exit $?"
+  cp slurm-4246.out "$dest/"
+}
+
+# 18. two "nodes" = two torchrun agents (static rendezvous on 127.0.0.1:29651), each with
+#     --log-dir node-<N>/logs --redirects 3 (worker output only in the per-rank files) and
+#     its console in node-<N>/console.log; corrupt sample on rank 3 (node 1, local rank 1)
+per-node-dirs-data-error() {
+  start per-node-dirs-data-error
+  mkdir -p node-0 node-1
+  local args="--steps 30 --log-every 5 --log-format default --fail data_error --fail-rank 3 --fail-step 11"
+  local rdzv="--nnodes 2 --nproc-per-node 2 --master-addr 127.0.0.1 --master-port 29651 --redirects 3"
+  $TORCHRUN $rdzv --node-rank 0 --log-dir "$job/node-0/logs" "$TRAIN" $args > node-0/console.log 2>&1 &
+  local p0=$!
+  $TORCHRUN $rdzv --node-rank 1 --log-dir "$job/node-1/logs" "$TRAIN" $args > node-1/console.log 2>&1 &
+  local p1=$!
+  wait $p0; echo "node-0 exit $?"
+  wait $p1; echo "node-1 exit $?"
+  cp -r node-0 node-1 "$dest/"
 }
 
 for s in $SCENARIOS; do

@@ -16,10 +16,9 @@ inject one failure on one rank, the way such failures happen in real jobs:
   --fail shape_bug   the rank drops a feature column (a preprocessing bug): the
                      first Linear raises "mat1 and mat2 shapes cannot be multiplied"
 
-The process group is created from the usual env vars (RANK, WORLD_SIZE,
-MASTER_ADDR, MASTER_PORT) set by torchrun or by a launcher script.
+The process group comes from the env vars set by torchrun or by a launcher script.
+More --fail modes (and --save-step) are in faults.py, hooked in without moving a line.
 """
-
 import argparse
 import logging
 import math
@@ -29,6 +28,7 @@ import sys
 import time
 from datetime import timedelta
 
+import faults
 import torch
 import torch.distributed as dist
 import torch.nn as nn
@@ -93,7 +93,7 @@ def parse_args():
     p.add_argument("--progress", action="store_true", help="tqdm bar on rank 0")
     p.add_argument("--timeout", type=float, default=20.0, help="collective timeout, s")
     p.add_argument("--step-time", type=float, default=0.05, help="simulated compute per step, s")
-    p.add_argument("--fail", choices=["none", "data_error", "sigkill", "inf_input", "hang", "mismatch", "shape_bug"],
+    p.add_argument("--fail", choices=["none", "data_error", "sigkill", "inf_input", "hang", "mismatch", "shape_bug", *faults.MODES],
                    default="none")
     p.add_argument("--fail-rank", type=int, default=-1)
     p.add_argument("--fail-step", type=int, default=-1)
@@ -103,7 +103,7 @@ def parse_args():
     p.add_argument("--record", action="store_true",
                    help="decorate the entrypoint with torch.distributed.elastic's @record (writes error.json)")
     p.add_argument("--print-config", action="store_true", help="print() the config to stdout at start")
-    return p.parse_args()
+    return faults.add_args(p).parse_args()
 
 
 def setup_logging(args, rank):
@@ -119,7 +119,7 @@ def train(args):
     world = int(os.environ["WORLD_SIZE"])
     local_rank = int(os.environ.get("LOCAL_RANK", rank))
     setup_logging(args, rank)
-
+    faults.before_init_process_group(args, rank)
     dist.init_process_group("gloo", timeout=timedelta(seconds=args.timeout))
     logger.info(
         "rank %d/%d (local_rank %d) pid %d host %s: process group initialized, backend=%s",
@@ -142,10 +142,10 @@ def train(args):
             corrupt_index = idx
         else:
             huge_index = idx
-    ds = SyntheticRegression(n, args.dim, corrupt_index=corrupt_index, huge_index=huge_index)
+    ds = faults.wrap_dataset(SyntheticRegression(n, args.dim, corrupt_index=corrupt_index, huge_index=huge_index), args, rank, world)
     sampler = DistributedSampler(ds, num_replicas=world, rank=rank, shuffle=False)
-    loader = DataLoader(ds, batch_size=args.batch_size, sampler=sampler, num_workers=0)
-
+    loader = DataLoader(ds, batch_size=args.batch_size, sampler=sampler, num_workers=faults.opt(args, "num_workers"))
+    faults.before_model(args)
     model = MLP(args.dim, args.hidden)
     if args.grad_sync == "ddp":
         model = DDP(model)
@@ -181,7 +181,7 @@ def train(args):
             time.sleep(args.hang_seconds)
         if mine and args.fail == "shape_bug":
             x = x[:, 1:]
-        time.sleep(args.step_time)
+        faults.before_step(args, rank, step, model, opt)  # ends in time.sleep(args.step_time)
         out = model(x)
         loss = loss_fn(out, y)
         if torch.isnan(loss):
