@@ -221,9 +221,20 @@ def _logger_source() -> pl.Expr:
     return expr.when(pl.col("logger").is_not_null()).then(pl.lit("app")).otherwise(None)
 
 
+def _fallback_levels(ev: pl.DataFrame) -> pl.Series:
+    """Level from a level word near the start, only for stamped rows no pattern leveled."""
+    level = ev.get_column("level")
+    need = (level.is_null() & (ev.get_column("ts").is_not_null() | ev.get_column("message").str.starts_with(" ")))
+    if not need.any():
+        return level
+    idx = need.arg_true()
+    words = ev.get_column("message").gather(idx).str.extract(_LEVEL_NEAR_START, 1)
+    return level.scatter(idx, words.replace_strict(LEVEL_WORDS, default=None, return_dtype=pl.Utf8))
+
+
 def _defaults(ev: pl.DataFrame) -> pl.DataFrame:
     has_rank = pl.col("rank").is_not_null() | pl.col("local_rank").is_not_null()
-    level_word = pl.col("message").str.extract(_LEVEL_NEAR_START, 1)
+    ev = ev.with_columns(_fallback_levels(ev).alias("level"))
     ev = ev.with_columns(
         *[pl.coalesce(pl.col(c), pl.col(f"fill_{c}")).alias(c) for c in FILL_COLUMNS],
         pl.coalesce(pl.col("ts"), pl.from_epoch(pl.col("epoch_s"), time_unit="s").dt.replace_time_zone("UTC").dt.cast_time_unit("us")).alias("ts"),
@@ -233,11 +244,6 @@ def _defaults(ev: pl.DataFrame) -> pl.DataFrame:
             pl.when(pl.col("ts_format").is_in(list(_KERNEL_TS_FORMATS))).then(pl.lit("kernel")),
             pl.when(has_rank).then(pl.lit("app")).otherwise(pl.lit("unknown")),
         ).alias("source"),
-        pl.coalesce(
-            pl.col("level"),
-            pl.when(pl.col("ts").is_not_null() | pl.col("message").str.starts_with(" "))
-            .then(level_word.replace_strict(LEVEL_WORDS, default=None)),
-        ).alias("level"),
         pl.col("attrs").fill_null(pl.lit([], dtype=ATTR_TYPE)),
     )
     # A torchrun failure entry right after "Root Cause (first observed failure):"
