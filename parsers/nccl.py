@@ -34,9 +34,14 @@ PATTERNS = (
     Pattern(
         "nccl.version",
         triggers=("NCCL version ",),
-        regex=r"NCCL version (?P<nccl_version>\d+\.\d+\.\d+[^\s,]*)",
+        # the version banner itself, bare or as an INFO line; not "..., NCCL version 2.21.5"
+        # at the end of a torch error message
+        regex=r"(?:^|NCCL INFO )NCCL version (?P<nccl_version>\d+\.\d+\.\d+[^\s,]*)",
         source=SOURCE,
         examples=("NCCL version 2.13.4+cuda11.7",),
+        near_misses=(
+            "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, remote process exited or there was a network error, NCCL version 2.21.5",
+        ),
     ),
     Pattern(
         "nccl.comm_init",
