@@ -195,12 +195,10 @@ def _verdict(
     collateral_rows = _rows(
         con, "SELECT * FROM findings WHERE role = 'collateral' ORDER BY ts_aligned NULLS LAST, file, line_no"
     )
-    first_dev = _rows(con, "SELECT * FROM first_deviating_candidates ORDER BY sort_key LIMIT 1")
+    candidates = _rows(con, "SELECT * FROM first_deviating_candidates ORDER BY sort_key LIMIT 5000")
+    first_dev = candidates[:1]
 
     hyps = _hypotheses(con, root_rows, by_id, known_ranks, first_dev)
-    verdict.collateral = _collateral(collateral_rows, by_id)
-    if first_dev:
-        verdict.first_deviating = _first_deviating(con, first_dev[0])
 
     failing = bool(hyps or collateral_rows) or con.execute(
         "SELECT count(*) FROM events e WHERE e.level IN ('ERROR', 'CRITICAL') "
@@ -208,6 +206,9 @@ def _verdict(
         "AND f.role = 'context')"
     ).fetchone()[0] > 0
     if not failing:
+        verdict.collateral = _collateral(collateral_rows, by_id, None)
+        if first_dev:
+            verdict.first_deviating = _first_deviating(con, first_dev[0])
         return verdict
 
     _score(hyps, by_id, collateral_rows, len(known_ranks))
@@ -224,6 +225,9 @@ def _verdict(
     verdict.missing = _missing(con, known_ranks, hyps, collateral_rows)
     if not hyps:
         verdict.status = "inconclusive"
+        verdict.collateral = _collateral(collateral_rows, by_id, None)
+        if first_dev:
+            verdict.first_deviating = _first_deviating(con, first_dev[0])
         return verdict
     top = hyps[0]
     confidence = top.score / total
@@ -234,7 +238,53 @@ def _verdict(
     )
     verdict.root_cause = _root_cause(top)
     verdict.status = "failed" if confidence >= MIN_CONFIDENCE else "inconclusive"
+    init_rank = None if all_ranks else top.rank
+    # Echoes: collateral findings, and the winner's peers repeating a root signature
+    # after it (every rank raising "Loss is NaN" once rank 1's loss went inf).
+    echoes = collateral_rows + [
+        r for r in root_rows
+        if not all_ranks and r["rank"] is not None and r["rank"] != init_rank
+        and (top.ts is None or r["ts_aligned"] is None or _epoch(r["ts_aligned"]) >= top.ts - SIMULTANEOUS_S)
+    ]
+    verdict.collateral = _collateral(echoes, by_id, init_rank)
+    chosen = _pick_first_deviating(candidates, top, init_rank, all_ranks)
+    if chosen is not None:
+        verdict.first_deviating = _first_deviating(con, chosen)
+    elif top.evidence is not None and top.rule is not None:
+        verdict.first_deviating = _evidence_as_first_deviating(con, top, all_ranks)
     return verdict
+
+
+def _pick_first_deviating(candidates: list[dict], top: _Hyp, init_rank: int | None, all_ranks: bool) -> dict | None:
+    """The earliest deviating line that belongs to the verdict's story.
+
+    Deviation alone is blind to who failed first; the verdict is not. So the
+    first deviating line is the earliest candidate of the initiating rank (or
+    node, for node-level evidence), else the earliest at all. An all-ranks
+    failure deviates from nothing across ranks: its first occurrence is used.
+    """
+    if all_ranks:
+        return None
+    if init_rank is not None:
+        mine = [c for c in candidates if c["subject_rank"] == init_rank]
+        if mine:
+            return mine[0]
+        return None
+    if top.node is not None:
+        mine = [c for c in candidates if c["node"] == top.node and c["subject_rank"] is None]
+        if mine:
+            return mine[0]
+    return candidates[0] if candidates else None
+
+
+def _evidence_as_first_deviating(con: duckdb.DuckDBPyConnection, top: _Hyp, all_ranks: bool) -> FirstDeviating:
+    ev = top.evidence
+    assert ev is not None
+    row = {"file": ev.file, "line_no": ev.line_no, "line_end": ev.line_end, "rank": ev.rank, "node": ev.node,
+           "ts_aligned": ev.ts, "message": ev.text,
+           "why": "every rank printed it: the same failure everywhere (first occurrence)" if all_ranks
+           else "the root-cause evidence (no line of this rank deviates from its peers)"}
+    return _first_deviating(con, row)
 
 
 def _hypotheses(
@@ -352,9 +402,12 @@ def _root_cause(top: _Hyp) -> RootCause:
     )
 
 
-def _collateral(rows: list[dict], by_id: dict[str, LoadedRule]) -> list[Collateral]:
+def _collateral(rows: list[dict], by_id: dict[str, LoadedRule], init_rank: int | None) -> list[Collateral]:
+    """Echo findings grouped by rule; the initiating rank's own echoes are left out."""
     groups: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
+        if init_rank is not None and r["rank"] == init_rank:
+            continue
         groups[r["rule_id"]].append(r)
     out = []
     for rule_id, rs in groups.items():
@@ -377,6 +430,8 @@ def _first_deviating(con: duckdb.DuckDBPyConnection, row: dict) -> FirstDeviatin
         [row["file"], row["line_no"], row["rank"], CONTEXT_EVENTS],
     )
     base = _ev(row)
+    if row.get("subject_rank") is not None:
+        base.rank = row["subject_rank"]  # a launcher line about rank 1 is rank 1's deviation
     return FirstDeviating(**base.model_dump(), context=[_ev(c) for c in reversed(ctx)], why=row["why"])
 
 

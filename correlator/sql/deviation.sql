@@ -27,6 +27,7 @@ FROM events GROUP BY template;
 CREATE OR REPLACE TEMP TABLE event_role AS
 SELECT file, line_no, arg_min(role, CASE role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 ELSE 3 END) AS role,
        arg_min(rule_id, CASE role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 ELSE 3 END) AS rule_id,
+       arg_min(rank, CASE role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 ELSE 3 END) AS blamed,
        bool_or(benign) AS benign
 FROM findings GROUP BY file, line_no;
 
@@ -36,6 +37,7 @@ WITH sizes AS (
            (SELECT count(DISTINCT node) FROM events WHERE node IS NOT NULL) AS n_nodes_total
 )
 SELECT e.*, s.n_ranks, s.n_nodes, r.role AS rule_role, r.rule_id, coalesce(r.benign, false) AS benign,
+       coalesce(r.blamed, e.rank) AS subject_rank,
        CASE
          WHEN $USE_BASELINE THEN 'its template never appears in the healthy baseline'
          WHEN e.rank IS NOT NULL THEN 'printed by ' || s.n_ranks || ' of ' || z.n_ranks_total || ' ranks'

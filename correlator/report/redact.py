@@ -1,0 +1,177 @@
+"""Mask secrets before a report or export leaves the machine.
+
+Training logs carry whatever the job's environment held: ``HF_TOKEN`` echoed by a
+launcher script, an ``env`` dump, a W&B login, a ``git clone https://user:token@``
+in a setup step. Reports are pasted into tickets and shared, so every renderer
+masks these by default (``--no-redact`` turns it off).
+
+One list of patterns serves three engines: Python's ``re`` (strings, verdicts),
+RE2 through pyarrow (report event tables) and RE2 through DuckDB (whole timelines
+rewritten in batch mode). So patterns use only the common subset: no look-around,
+no back-references inside the pattern, ``\\1`` in replacements. Each pattern keeps
+what names the secret (``HF_TOKEN=``, ``Bearer ``, ``hf_``) and masks the value,
+so a reader still sees that a token was there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from correlator.verdict import Verdict
+
+MASK = "***"
+
+
+@dataclass(frozen=True)
+class Secret:
+    name: str
+    regex: str
+    replacement: str  # may use \1 for the kept prefix
+
+
+# Order matters: specific token shapes first, then the generic "NAME=value" forms,
+# so a value is masked by the most telling rule and never half-masked twice.
+SECRETS: tuple[Secret, ...] = (
+    Secret("private-key", r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
+           "-----BEGIN PRIVATE KEY-----" + MASK + "-----END PRIVATE KEY-----"),
+    # https://user:pass@host, also a bare token as the user (https://ghp_x@github.com)
+    Secret("url-credentials", r"\b([a-zA-Z][a-zA-Z0-9+.-]{1,15}://)[^/\s:@'\"<>]+(?::[^/\s@'\"<>]*)?@",
+           r"\1" + MASK + "@"),
+    Secret("authorization", r"(?i)\b(authorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*)[^\s'\",;]+",
+           r"\1" + MASK),
+    Secret("bearer", r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}", r"\1" + MASK),
+    Secret("huggingface", r"\b(hf_)[A-Za-z0-9]{20,}", r"\1" + MASK),
+    Secret("github", r"\b(gh[pousr]_)[A-Za-z0-9]{20,}", r"\1" + MASK),
+    Secret("github-pat", r"\b(github_pat_)[A-Za-z0-9_]{20,}", r"\1" + MASK),
+    Secret("aws-access-key-id", r"\b((?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA))[A-Z0-9]{16}\b", r"\1" + MASK),
+    Secret("openai", r"\b(sk-(?:proj-)?)[A-Za-z0-9_-]{20,}", r"\1" + MASK),
+    Secret("slack", r"\b(xox[abprs]-)[A-Za-z0-9-]{10,}", r"\1" + MASK),
+    # W&B keys are 40 hex digits (self-hosted: local-<40 hex>): masked near "wandb"
+    # only, since a bare 40-hex string is far more often a git commit.
+    Secret("wandb", r"(?i)(wandb[^\n]{0,60}?)\b(?:local-)?[0-9a-f]{40}\b", r"\1" + MASK),
+    # ~/.netrc: "machine api.wandb.ai login user password KEY"
+    Secret("netrc", r"(?i)\b(machine\s+\S+\s+login\s+\S+\s+password\s+)\S+", r"\1" + MASK),
+    # NAME=value / NAME: value / "NAME": "value" where NAME says it is a secret:
+    # HF_TOKEN, WANDB_API_KEY, AWS_SECRET_ACCESS_KEY, password, db_passwd. NAME must
+    # end in the keyword, so tokenizer=, max_tokens= or eos_token_id= stay; a value
+    # without a letter (num_token=4096) stays too.
+    Secret(
+        "assignment",
+        r"(?i)((?:\b|[_-])(?:password|passwd|pwd|secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key"
+        r"|private[_-]?key|auth[_-]?token|access[_-]?token|token|credentials?)['\"]?\s*[=:]\s*['\"]?)"
+        r"([^\s'\",;&}{)(\]\[]*[A-Za-z_/+-][^\s'\",;&}{)(\]\[]*)",
+        r"\1" + MASK,
+    ),
+    # command-line flags: --hub-token VALUE, --password VALUE, --wandb-api-key VALUE
+    Secret(
+        "cli-flag",
+        r"(?i)(--[a-z0-9-]*(?:password|passwd|secret|api-key|apikey|access-key|token)\s+['\"]?)"
+        r"([^\s'\"-][^\s'\"]*)",
+        r"\1" + MASK,
+    ),
+)
+
+_COMPILED = tuple((s, re.compile(s.regex), s.replacement.replace("\\1", r"\g<1>")) for s in SECRETS)
+# Patterns whose matches are checked in Python: RE2 cannot say "except these".
+_CHECKED = {"assignment"}
+
+# Special tokens of tokenizers are not secrets, though the assignment pattern
+# would mask them ("pad_token: <pad>").
+_KEEP = re.compile(r"(?i)(?:pad|eos|bos|unk|sep|cls|mask)_token['\"]?\s*[=:]")
+
+
+def _keep(m: re.Match[str]) -> str:
+    value = m.group(2)
+    if value.endswith(MASK) or _KEEP.search(m.string, max(0, m.start() - 12), m.end()):
+        return m.group(0)  # already masked by a more specific pattern, or not a secret
+    return m.group(1) + MASK
+
+
+def redact(text: str) -> str:
+    """``text`` with every known kind of secret masked."""
+    if not text:
+        return text
+    for secret, rx, repl in _COMPILED:
+        text = rx.sub(_keep if secret.name in _CHECKED else repl, text)
+    return text
+
+
+def redact_obj(obj: Any) -> Any:
+    """Every string inside a JSON-like value (dicts, lists), masked."""
+    if isinstance(obj, str):
+        return redact(obj)
+    if isinstance(obj, dict):
+        return {k: redact_obj(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [redact_obj(v) for v in obj]
+    return obj
+
+
+def redact_verdict(verdict: Verdict) -> Verdict:
+    """A copy of the verdict with every text field masked (evidence, fix, paths)."""
+    return Verdict.model_validate(redact_obj(verdict.model_dump(mode="json")))
+
+
+def redact_array(arr: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    """A string column masked with one vectorised RE2 pass per pattern.
+
+    Only rows a checked pattern matches at all go through Python.
+    """
+    for secret in SECRETS:
+        if secret.name in _CHECKED:
+            hit = pc.fill_null(pc.match_substring_regex(arr, secret.regex), False)
+            if pc.any(hit).as_py():
+                values = arr.to_pylist()
+                arr = pa.array(
+                    [redact(v) if f else v for v, f in zip(values, hit.to_pylist(), strict=True)],
+                    type=arr.type,
+                )
+            continue
+        arr = pc.replace_substring_regex(arr, pattern=secret.regex, replacement=secret.replacement)
+    return arr
+
+
+def redact_table(table: pa.Table, columns: Iterable[str] | None = None) -> pa.Table:
+    """``table`` with its string columns (and maps of strings, like ``attrs``) masked."""
+    names = list(columns) if columns is not None else [f.name for f in table.schema if _text_type(f.type)]
+    for name in names:
+        i = table.schema.get_field_index(name)
+        if i < 0:
+            continue
+        col = table.column(name)
+        if pa.types.is_map(col.type):
+            col = pa.chunked_array([_redact_map(c) for c in col.chunks], type=col.type)
+        else:
+            col = redact_array(col)
+        table = table.set_column(i, name, col)
+    return table
+
+
+def _text_type(t: pa.DataType) -> bool:
+    return (pa.types.is_string(t) or pa.types.is_large_string(t)
+            or (pa.types.is_map(t) and pa.types.is_string(t.item_type)))
+
+
+def _redact_map(arr: pa.MapArray) -> pa.MapArray:
+    # The key often names the secret (attrs['HF_TOKEN']), so values are masked as
+    # "key=value"; rows that change (few) get the key stripped back off in Python.
+    if len(arr.keys) == 0:
+        return arr
+    joined = pc.binary_join_element_wise(arr.keys, arr.items, "=")
+    masked = redact_array(joined)
+    changed = pc.fill_null(pc.not_equal(masked, joined), False)
+    if not pc.any(changed).as_py():
+        return arr
+    keys = arr.keys.to_pylist()
+    items = arr.items.to_pylist()
+    for j, (m, c) in enumerate(zip(masked.to_pylist(), changed.to_pylist(), strict=True)):
+        if c:
+            items[j] = m[len(keys[j]) + 1:]
+    return pa.MapArray.from_arrays(arr.offsets, arr.keys, pa.array(items, type=arr.type.item_type),
+                                   mask=arr.is_null() if arr.null_count else None)
