@@ -293,8 +293,20 @@ def _hypotheses(
 ) -> list[_Hyp]:
     hyps: dict[tuple, _Hyp] = {}
     ranks_per_rule: dict[str, set] = defaultdict(set)
+    ranked_nodes: dict[str, set] = defaultdict(set)
     for r in root_rows:
-        ranks_per_rule[r["rule_id"]].add(r["rank"] if r["rank"] is not None else ("node", r["node"]))
+        if r["rank"] is not None:
+            ranks_per_rule[r["rule_id"]].add(r["rank"])
+            ranked_nodes[r["rule_id"]].add(r["node"])
+    # A launcher's copy of a child's error (the torchrun table quotes the child's
+    # traceback) adds nothing when the child's own line is there.
+    root_rows = [
+        r for r in root_rows
+        if r["rank"] is not None or not (r["node"] in ranked_nodes[r["rule_id"]] or None in ranked_nodes[r["rule_id"]])
+    ]
+    for r in root_rows:
+        if r["rank"] is None:
+            ranks_per_rule[r["rule_id"]].add(("node", r["node"]))
     for r in root_rows:
         lr = by_id[r["rule_id"]]
         key = (r["rule_id"], r["rank"], r["node"] if r["rank"] is None else None)

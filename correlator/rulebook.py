@@ -237,11 +237,16 @@ def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
             f"AND x.node IS NOT DISTINCT FROM {alias}.node))"
         )
     if key == "pci":
-        # Xid "0000:9b:00" -> NCCL busId "9b000" on the same node
-        bus = f"lower(ltrim(replace(split_part({val}, ':', 2) || split_part({val}, ':', 3), ':', ''), '0') || '000')"
+        # NCCL prints busId as %lx of the PCI id with ':' and '.' removed
+        # (01-nccl.md §1): Xid "0000:9b:00" (function 0 implied) -> "9b000"
+        bus = (
+            f"ltrim(replace(replace({val}, ':', ''), '.', '') "
+            f"|| CASE WHEN contains({val}, '.') THEN '' ELSE '0' END, '0')"
+        )
         return (
             f"(SELECT any_value(x.rank) FROM events x WHERE x.kind = 'nccl.comm_init' "
-            f"AND lower(ltrim(x.attrs['bus_id'], '0')) = {bus} AND x.node IS NOT DISTINCT FROM {alias}.node)"
+            f"AND ltrim(lower(x.attrs['bus_id']), '0') = lower({bus}) "
+            f"AND x.node IS NOT DISTINCT FROM {alias}.node)"
         )
     return f"TRY_CAST({val} AS INTEGER)"
 

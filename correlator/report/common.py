@@ -504,6 +504,7 @@ class Binned:
     t1: float
     nbins: int
     cells: dict[str, dict[int, Cell]]  # lane key -> bin -> cell
+    outside: dict[str, list[float]] = field(default_factory=dict)  # lane -> times left of the window
 
     def x(self, t: float) -> float:
         """0..1 position of t in the window."""
@@ -514,7 +515,7 @@ def event_rows(events: pa.Table) -> list[dict]:
     """Events with ``t`` (aligned epoch seconds, null where unstamped), in time order."""
     if not events.num_rows:
         return []
-    cols = [c for c in ("rank", "node", "level", "role", "rule_id", "file", "line_no", "kind", "message")
+    cols = [c for c in ("rank", "node", "source", "level", "role", "rule_id", "file", "line_no", "kind", "message")
             if c in events.column_names]
     rows = events.select(cols).to_pylist()
     tcol = "ts_aligned" if "ts_aligned" in events.column_names else "ts"
@@ -536,7 +537,10 @@ def bin_events(rows: list[dict], lanes: Lanes, t0: float, t1: float, nbins: int)
     width = (t1 - t0) / nbins if t1 > t0 else 1.0
     for r in rows:
         t = r["t"]
-        if t is None or t < t0 or t > t1:
+        if t is None or t > t1:
+            continue
+        if t < t0:
+            b.outside.setdefault(event_lane(r, lanes), []).append(t)
             continue
         i = min(nbins - 1, int((t - t0) / width))
         cell = b.cells[event_lane(r, lanes)].setdefault(i, Cell())
@@ -559,7 +563,11 @@ def bin_events(rows: list[dict], lanes: Lanes, t0: float, t1: float, nbins: int)
 
 
 def time_window(rows: list[dict]) -> tuple[float, float] | None:
-    ts = [r["t"] for r in rows if r["t"] is not None]
+    """The job's time span. Kernel lines that are no finding are left out: dmesg
+    keeps boot messages from days before the job, which would squash the chart."""
+    ts = [r["t"] for r in rows if r["t"] is not None and (r.get("source") != "kernel" or r.get("role"))]
+    if not ts:
+        ts = [r["t"] for r in rows if r["t"] is not None]
     if not ts:
         return None
     t0, t1 = min(ts), max(ts)
