@@ -16,8 +16,13 @@ format means adding a declaration, like lnav's format files.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+
+# Column names the engine uses while merging attrs; a group may not be called so.
+RESERVED_GROUPS = frozenset({"row", "key", "value", "pat", "envelope", "kind", "source", "level"})
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,10 @@ class Pattern:
             raise ValueError(f"pattern {self.name}: at least one trigger is required")
         if self.regex is None and self.fills:
             raise ValueError(f"pattern {self.name}: fills need a regex")
+        if self.regex is not None:
+            clash = set(re.findall(r"\(\?P?<([A-Za-z_]\w*)>", self.regex)) & RESERVED_GROUPS
+            if clash:
+                raise ValueError(f"pattern {self.name}: group names {sorted(clash)} are reserved")
 
 
 # Level words as the sources print them -> the timeline's vocabulary.

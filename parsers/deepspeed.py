@@ -53,7 +53,7 @@ PATTERNS = (
     Pattern(
         "deepspeed.batch_nonpositive",
         triggers=("has to be greater than 0",),
-        regex=r"(?P<field>Train batch size|Micro batch size per gpu|Gradient accumulation steps): (?P<value>-?\d+) has to be greater than 0",
+        regex=r"(?P<batch_field>Train batch size|Micro batch size per gpu|Gradient accumulation steps): (?P<bad_value>-?\d+) has to be greater than 0",
         source=SOURCE,
         level="ERROR",
     ),

@@ -33,7 +33,11 @@ PATTERNS = (
     Pattern(
         "slurm.oom_kill",
         triggers=("oom-kill event", "oom_kill event"),
-        regex=r"Detected (?P<oom_kills>\d+) oom[-_]kill events? in (?:step |StepId=)?(?P<step>[\w.]+)",
+        regex=r"Detected (?P<oom_kills>\d+) oom[-_]kill event(?:s|\(s\))? in (?:step |StepId=)?(?P<step>[\w.]+)",
+        examples=(
+            "slurmstepd: error: Detected 2 oom-kill event(s) in step 3756240.batch cgroup.",
+            "slurmstepd: error: Detected 1 oom_kill event in StepId=11300781.0. Some of the step tasks have been OOM Killed.",
+        ),
         source=SOURCE,
         level="ERROR",
     ),

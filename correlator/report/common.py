@@ -359,7 +359,7 @@ class Line:
     roles: list[str]
 
 
-def evidence_lines(v: Verdict, events: pa.Table, lanes: Lanes | None = None) -> list[Line]:
+def evidence_lines(v: Verdict, events: pa.Table, lanes: Lanes | None = None, per_lane: bool = True) -> list[Line]:
     """The lines a report cites, in time order, each once: root cause, first
     deviating line, each hypothesis, each collateral group's first line, and the
     first collateral event of each rule in each chart lane (so every chart mark
@@ -385,7 +385,7 @@ def evidence_lines(v: Verdict, events: pa.Table, lanes: Lanes | None = None) -> 
         add(h.evidence, f"hypothesis: {h.rule_id or h.category}")
     for c in v.collateral:
         add(c.first, f"collateral: {c.title}")
-    if events.num_rows and "role" in events.column_names:
+    if per_lane and events.num_rows and "role" in events.column_names:
         lanes = lanes or make_lanes(events)
         seen: set[tuple] = set()
         for r in events.filter(_eq(events, "role", "collateral")).to_pylist():

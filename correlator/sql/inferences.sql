@@ -36,7 +36,14 @@ LEFT JOIN last_line l ON l.rank = k.rank
 WHERE (SELECT count(*) FROM timeouts) > 0
   AND k.rank NOT IN (SELECT rank FROM erring)
   AND k.rank NOT IN (SELECT rank FROM timeouts)
-  AND (l.last_ts IS NULL OR l.last_ts < (SELECT min(t) FROM timeouts));
+  -- stamps of unstamped tracebacks are lower bounds (their rank's previous line),
+  -- so "not after the first timeout" rather than "before"
+  AND (l.last_ts IS NULL OR l.last_ts <= (SELECT min(t) FROM timeouts))
+  -- a rank that failed loudly before the timeouts explains them better than silence
+  AND NOT EXISTS (
+      SELECT 1 FROM findings f
+      WHERE f.role = 'root' AND f.ts_aligned <= (SELECT min(t) FROM timeouts)
+  );
 
 -- mismatch_odd_rank: with TORCH_DISTRIBUTED_DEBUG=DETAIL every rank reports the
 -- collective it is running; the ranks running a different op than the majority
