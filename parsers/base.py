@@ -20,7 +20,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-
 # Column names the engine uses while merging attrs; a group may not be called so.
 RESERVED_GROUPS = frozenset({"row", "key", "value", "pat", "envelope", "kind", "source", "level"})
 
