@@ -61,6 +61,7 @@ class _Hyp:
     evidence: Evidence | None
     base: float  # prior from role / kind of inference
     n_ranks_same: int = 1  # ranks where the same rule matched
+    corroborated: bool = False  # node-level evidence whose rank another hypothesis named
     notes: list[str] = field(default_factory=list)
     score: float = 0.0
 
@@ -231,7 +232,10 @@ def _verdict(
         return verdict
     top = hyps[0]
     confidence = top.score / total
-    all_ranks = top.rank is None and top.rule is not None and top.n_ranks_same >= max(2, len(known_ranks))
+    _corroborate(top, hyps)
+    all_ranks = top.rank is None and top.rule is not None and (
+        top.n_ranks_same >= max(2, len(known_ranks)) or top.rule.rule.scope == "job"
+    )
     verdict.initiating = Initiating(
         rank=None if all_ranks else top.rank, node=None if all_ranks else top.node,
         local_rank=None, all_ranks=all_ranks, confidence=round(confidence, 3),
@@ -255,6 +259,23 @@ def _verdict(
     return verdict
 
 
+def _corroborate(top: _Hyp, hyps: list[_Hyp]) -> None:
+    """A node-level winner (an Xid in dmesg) takes its rank from a ranked hypothesis
+    of the same category on the same node within the time window (the rank whose
+    own error names the same fault), when exactly one rank says so."""
+    if top.rank is not None or top.node is None:
+        return
+    ranks = {
+        h.rank for h in hyps[1:]
+        if h.rank is not None and h.node == top.node and h.category == top.category
+        and (h.ts is None or top.ts is None or abs(h.ts - top.ts) <= ALL_RANKS_WINDOW_S * 60)
+    }
+    if len(ranks) == 1:
+        top.rank = ranks.pop()
+        top.corroborated = True
+        top.notes.append(f"rank {top.rank} on the same node reports the same fault")
+
+
 def _pick_first_deviating(candidates: list[dict], top: _Hyp, init_rank: int | None, all_ranks: bool) -> dict | None:
     """The earliest deviating line that belongs to the verdict's story.
 
@@ -263,7 +284,7 @@ def _pick_first_deviating(candidates: list[dict], top: _Hyp, init_rank: int | No
     node, for node-level evidence), else the earliest at all. An all-ranks
     failure deviates from nothing across ranks: its first occurrence is used.
     """
-    if all_ranks:
+    if all_ranks or top.corroborated:
         return None
     if init_rank is not None:
         mine = [c for c in candidates if c["subject_rank"] == init_rank]
@@ -271,9 +292,7 @@ def _pick_first_deviating(candidates: list[dict], top: _Hyp, init_rank: int | No
             return mine[0]
         return None
     if top.node is not None:
-        mine = [c for c in candidates if c["node"] == top.node and c["subject_rank"] is None]
-        if mine:
-            return mine[0]
+        return None  # node-level evidence: the root cause's own line
     return candidates[0] if candidates else None
 
 

@@ -124,6 +124,9 @@ class Rule(_Strict):
     # named in the message ("attr:peer_rank"), or a GPU by PCI address ("attr:pci":
     # the rank whose NCCL init line has that bus id on the same node).
     blames: str = Field(default="rank", pattern=r"^(rank|attr:[a-z_]+)$")
+    # job: the evidence is about the whole job (a scheduler cancelling it), so a
+    # verdict it wins says "all ranks", not one rank or node.
+    scope: Literal["rank", "job"] = "rank"
     weight: float = Field(default=1.0, ge=0.0, le=2.0, description="prior strength when scoring hypotheses")
     examples: list[str] = Field(min_length=1, description="real log text that must match")
     near_misses: list[str] = Field(default_factory=list, description="text that must not match")
@@ -234,7 +237,14 @@ def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
         return (
             f"coalesce(TRY_CAST({alias}.attrs['failed_rank'] AS INTEGER), (SELECT any_value(x.rank) FROM events x "
             f"WHERE x.local_rank = TRY_CAST({val} AS INTEGER) AND x.rank IS NOT NULL "
-            f"AND x.node IS NOT DISTINCT FROM {alias}.node))"
+            # a launcher console without a node of its own speaks for its node's ranks
+            f"AND ({alias}.node IS NULL OR x.node = {alias}.node)))"
+        )
+    if key.endswith("pid"):
+        # a launcher line about a child process: the rank whose own lines carry that pid
+        return (
+            f"(SELECT any_value(x.rank) FROM events x WHERE x.pid = TRY_CAST({val} AS INTEGER) "
+            f"AND x.rank IS NOT NULL AND ({alias}.node IS NULL OR x.node = {alias}.node))"
         )
     if key == "pci":
         # NCCL prints busId as %lx of the PCI id with ':' and '.' removed

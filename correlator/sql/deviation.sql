@@ -62,7 +62,11 @@ CREATE OR REPLACE TEMP TABLE first_deviating_candidates AS
 SELECT *,
        row_number() OVER (ORDER BY date_trunc('second', ts_aligned) NULLS LAST,
                                    CASE rule_role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 WHEN 'context' THEN 3 ELSE 1 END,
-                                   n_ranks, ts_aligned, file, line_no) AS sort_key
+                                   n_ranks,
+                                   -- a whole-second stamp means "some time in that second"
+                                   ts_aligned + CASE WHEN microsecond(ts_aligned) = 0
+                                                     THEN INTERVAL 999 MILLISECOND ELSE INTERVAL 0 SECOND END,
+                                   file, line_no) AS sort_key
 FROM deviating
 WHERE NOT benign
   AND (level IN ('WARNING', 'ERROR', 'CRITICAL') OR rule_role = 'root')

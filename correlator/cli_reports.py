@@ -1,0 +1,153 @@
+"""Click commands for reports: ``export`` (Perfetto trace) and ``batch``.
+
+Registered on the main group in ``correlator/cli.py``; ``render_report`` is what
+``analyze --format md|html`` calls.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from correlator.ingest import IngestOptions, NothingToRead
+from correlator.rulebook import RuleError
+from correlator.verdict import Verdict
+
+EXIT_NOTHING_READ = 2
+
+
+def render_report(
+    fmt: str,
+    target: str,
+    *,
+    baseline: str | None = None,
+    rules_dirs: tuple[str, ...] = (),
+    options: IngestOptions | None = None,
+    builtin_rules: bool = True,
+    redact: bool = True,
+) -> tuple[Verdict, str]:
+    """The verdict and its report as ``md`` or ``html`` text (secrets masked unless told)."""
+    from correlator.report.common import load_report_data
+
+    data = load_report_data(target, baseline=baseline, rules_dirs=rules_dirs, options=options,
+                            builtin_rules=builtin_rules)
+    if fmt == "html":
+        from correlator.report.html import render_html
+
+        return data.verdict, render_html(data.verdict, data.events, data.facts, redact=redact)
+    if fmt in ("md", "markdown"):
+        from correlator.report.markdown import render_markdown
+
+        return data.verdict, render_markdown(data.verdict, data.events, data.facts, redact=redact)
+    raise ValueError(f"unknown report format {fmt!r}")
+
+
+_rules_option = click.option(
+    "--rules", "rules_dirs", multiple=True, type=click.Path(exists=True),
+    help="Extra rule directory or file (repeatable).",
+)
+_no_redact_option = click.option(
+    "--no-redact", is_flag=True,
+    help="Keep tokens, keys, passwords and URL credentials as they are (masked by default).",
+)
+
+
+@click.command(name="export")
+@click.argument("target")
+@click.option("--format", "fmt", type=click.Choice(["perfetto"]), default="perfetto", show_default=True,
+              help="perfetto: Chrome trace-event JSON (ui.perfetto.dev, chrome://tracing).")
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="Output file (trace.json).")
+@click.option("--baseline", default=None, help="Logs (or timeline) of a known-good run to diff against.")
+@click.option("--max-events", type=int, default=200_000, show_default=True,
+              help="Log events drawn as instants (findings, warnings and errors first; then an even sample).")
+@click.option("--tz", default="UTC", show_default=True, help="Time zone of stamps printed without one.")
+@click.option("--exclude", multiple=True, metavar="GLOB", help="Leave out files matching GLOB (repeatable).")
+@click.option("--workers", type=int, default=None, help="Parallel processes for parsing.")
+@_rules_option
+@_no_redact_option
+def export_cmd(
+    target: str, fmt: str, out: str, baseline: str | None, max_events: int, tz: str, exclude: tuple[str, ...],
+    workers: int | None, rules_dirs: tuple[str, ...], no_redact: bool,
+) -> None:
+    """Export TARGET as a trace: a process per node, a track per rank, phases, findings
+    and arrows from the root cause to its collateral.
+
+    \b
+    Example:
+      correlator export logs/ --format perfetto --out trace.json
+      (then open trace.json in ui.perfetto.dev or chrome://tracing)
+    """
+    from correlator.analyze import analyze_with_events
+    from correlator.ingest import ingest
+    from correlator.query import kind_of, open_timeline
+    from correlator.report.perfetto import perfetto_trace, step_events, write_trace
+
+    options = IngestOptions(tz=tz, workers=workers, exclude=exclude)
+    try:
+        with tempfile.TemporaryDirectory(prefix="correlator-export-") as scratch:
+            path = target
+            if kind_of(target) == "logs":
+                path = str(Path(scratch) / "timeline.parquet")
+                ingest(target, out_parquet=path, options=options)
+            verdict, events = analyze_with_events(path, baseline=baseline, rules_dirs=rules_dirs, options=options,
+                                                  max_events=max_events)
+            with open_timeline(path, options) as con:
+                steps = step_events(con, verdict)
+    except NothingToRead as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_NOTHING_READ)
+    except RuleError as exc:
+        raise click.ClickException(f"invalid rules:\n{exc}") from exc
+    trace = perfetto_trace(verdict, events, steps, redact=not no_redact)
+    write_trace(trace, out)
+    n = len(trace["traceEvents"])
+    click.echo(f"{verdict.job}: {n:,} trace events ({events.num_rows:,} of {verdict.events:,} log events, "
+               f"{steps.num_rows:,} steps) -> {out}", err=True)
+
+
+@click.command(name="batch")
+@click.argument("root")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="Output directory (summary.parquet, index.html, jobs/, timelines/).")
+@click.option("--workers", type=int, default=None, help="Jobs analysed in parallel (default: one per CPU).")
+@click.option("--force", is_flag=True, help="Analyse again jobs already analysed in --out.")
+@click.option("--tz", default="UTC", show_default=True, help="Time zone of stamps printed without one.")
+@click.option("--no-html", is_flag=True, help="Skip the per-job HTML reports (verdict JSON only).")
+@_rules_option
+@click.option("--no-builtin", is_flag=True, help="Use only the --rules directories.")
+@_no_redact_option
+def batch_cmd(
+    root: str, out_dir: str, workers: int | None, force: bool, tz: str, no_html: bool,
+    rules_dirs: tuple[str, ...], no_builtin: bool, no_redact: bool,
+) -> None:
+    """Analyse every job directory under ROOT (or matching a glob) into --out.
+
+    Resumable: jobs already analysed are skipped unless --force. A job that cannot
+    be analysed becomes an "error" row; the batch goes on. Exit code: 0, or 1 when
+    some job could not be analysed.
+
+    \b
+    Example:
+      correlator batch /data/crashed-jobs/ --out reports/
+      correlator batch '/data/crashed-jobs/2024-06-*' --out reports/ --workers 8
+      correlator sql reports/ "SELECT category, count(*) FROM summary GROUP BY 1"
+    """
+    from correlator.batch import BatchOptions, run_batch
+    from correlator.rulebook import load_rules
+
+    try:  # fail once, here, rather than once per job in the workers
+        load_rules([Path(d) for d in rules_dirs], builtin=not no_builtin)
+    except RuleError as exc:
+        raise click.ClickException(f"invalid rules:\n{exc}") from exc
+    opts = BatchOptions(workers=workers, force=force, redact=not no_redact, rules_dirs=rules_dirs,
+                        builtin_rules=not no_builtin, tz=tz, html=not no_html)
+    try:
+        result = run_batch(root, out_dir, opts)
+    except FileNotFoundError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(str(Path(out_dir) / "index.html"))
+    if result.errors:
+        sys.exit(1)

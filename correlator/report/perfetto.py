@@ -1,0 +1,318 @@
+"""The job as a Chrome trace-event JSON (opens in ui.perfetto.dev and chrome://tracing).
+
+Layout: a process per node, a thread (track) per rank, plus a "node" thread for
+node-level lines (dmesg, nvidia-smi) and a "launcher / other" process for lines
+with neither. On each rank track:
+
+- instant events (``ph: i``) for log events, ``args`` carrying level, template,
+  kind, file:line and the first line of the message;
+- phase slices (``ph: X``) where they can be derived from step lines: ``init``
+  (first event to first step), ``training`` (first to last step) with one child
+  slice per step, and after the last step ``hang / failure`` (when the rank went
+  on to fail) or ``shutdown``;
+- finding slices for root-cause and collateral events (1 ms, clipped so they
+  nest), because flow arrows bind to slices, not to instants;
+- flow arrows (``ph: s`` / ``ph: f``, one id each) from the root cause to the
+  first event of each collateral group on each rank (on each node for large jobs).
+
+Times are microseconds since the epoch, aligned (``ts_aligned``). Events are
+emitted sorted by time, so every track is monotonic; slices on one track never
+partially overlap.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from correlator.report.common import natural_key
+from correlator.report.redact import redact_table, redact_verdict
+from correlator.verdict import Evidence, Verdict
+
+FINDING_US = 1000  # finding slices last 1 ms: visible when zoomed, never hiding their neighbours
+MAX_STEP_SLICES = 200_000  # above this, step children are left out (training slice stays)
+FLOW_PER_RANK_MAX = 64  # collateral on more ranks than this: one arrow per node
+
+
+@dataclass
+class _Track:
+    pid: int
+    tid: int
+
+
+def step_events(con: duckdb.DuckDBPyConnection, verdict: Verdict, limit: int = 2_000_000) -> pa.Table:
+    """Every rank's step lines, with ``ts_aligned`` from the verdict's clock offsets.
+
+    The report's event sample may keep only some step lines; phase slices need them
+    all. ``con`` is an open timeline (``correlator.query.open_timeline``).
+    """
+    offsets = {c.node: c.offset_s for c in verdict.clock if c.applied}
+    case = " ".join(
+        f"WHEN node = '{n.replace(chr(39), chr(39) * 2)}' THEN ts - to_microseconds({round(o * 1e6)})"
+        for n, o in offsets.items()
+    )
+    aligned = f"CASE {case} ELSE ts END" if case else "ts"
+    return con.sql(
+        f"""SELECT rank, node, file, line_no, {aligned} AS ts_aligned, attrs['step'] AS step
+            FROM events WHERE kind = 'app.step_metrics' AND rank IS NOT NULL AND ts IS NOT NULL
+            ORDER BY rank, ts_aligned LIMIT {int(limit)}"""
+    ).to_arrow_table()
+
+
+def perfetto_trace(
+    verdict: Verdict,
+    events: pa.Table,
+    steps: pa.Table | None = None,
+    *,
+    redact: bool = True,
+) -> dict:
+    """The trace as a JSON-ready dict (``{"traceEvents": [...], ...}``).
+
+    ``events``: the event sample (``analyze_with_events``; columns
+    ``REPORT_EVENT_COLUMNS``, or a subset with at least rank, node, ts_aligned or
+    ts, file, line_no). ``steps``: ``step_events(...)``; without it, step lines in
+    ``events`` are used.
+    """
+    if redact:
+        # mask the inputs, not the output: the output repeats every string and is larger
+        verdict = redact_verdict(verdict)
+        events = redact_table(events, [c for c in ("message", "template", "file") if c in events.column_names])
+        if steps is not None:
+            steps = redact_table(steps, [c for c in ("file",) if c in steps.column_names])
+    rows = _rows(events)
+    step_rows = _rows(steps) if steps is not None else [r for r in rows if r.get("kind") == "app.step_metrics"]
+
+    # processes and threads
+    node_votes: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for r in rows + step_rows:
+        if r.get("rank") is not None and r.get("node"):
+            node_votes[r["rank"]][r["node"]] += 1
+    node_of_rank = {k: max(v, key=lambda n: v[n]) for k, v in node_votes.items()}
+    nodes = sorted({r["node"] for r in rows if r.get("node")} | set(node_of_rank.values()), key=natural_key)
+    pid_of = {n: i + 1 for i, n in enumerate(nodes)}
+    other_pid = len(nodes) + 1
+    meta: list[dict] = []
+    for n, pid in pid_of.items():
+        meta += [_m("process_name", pid, None, name=n), _m("process_sort_index", pid, None, sort_index=pid)]
+    meta += [_m("process_name", other_pid, None, name="launcher / other"),
+             _m("process_sort_index", other_pid, None, sort_index=other_pid)]
+    threads: dict[tuple[int, int], str] = {}
+
+    def track(rank: int | None, node: str | None) -> _Track:
+        if rank is not None:
+            n = node_of_rank.get(rank, node)
+            pid = pid_of.get(n, other_pid) if n else other_pid
+            tid = rank + 1
+            threads.setdefault((pid, tid), f"rank {rank}")
+            return _Track(pid, tid)
+        if node:
+            pid = pid_of[node]
+            tid = 1_000_000 + pid  # node-level lines: one thread per node, sorted after its ranks
+            threads.setdefault((pid, tid), "node (dmesg, nvidia-smi, launcher)")
+            return _Track(pid, tid)
+        threads.setdefault((other_pid, 1), "launcher / other")
+        return _Track(other_pid, 1)
+
+    out: list[dict] = []
+    # instant events
+    skipped = 0
+    for r in rows:
+        if r["us"] is None:
+            skipped += 1
+            continue
+        t = track(r.get("rank"), r.get("node"))
+        msg = (r.get("message") or "").split("\n", 1)[0][:300]
+        args = {"level": r.get("level"), "template": (r.get("template") or "")[:300], "kind": r.get("kind"),
+                "source": r.get("source"), "line": f"{r.get('file')}:{r.get('line_no')}", "message": msg}
+        if r.get("rule_id"):
+            args["rule_id"], args["role"] = r["rule_id"], r.get("role")
+        out.append({"name": _name(r), "cat": r.get("source") or "log", "ph": "i", "s": "t", "ts": r["us"],
+                    "pid": t.pid, "tid": t.tid, "args": args})
+
+    # phase slices per rank
+    slices: dict[tuple[int, int], list[dict]] = defaultdict(list)
+    by_rank_steps: dict[int, list[dict]] = defaultdict(list)
+    for s in step_rows:
+        if s["us"] is not None and s.get("rank") is not None:
+            by_rank_steps[s["rank"]].append(s)
+    span_of: dict[int, tuple[int, int]] = {}
+    failing_after: dict[int, int] = {}
+    for r in rows:
+        if r.get("rank") is None or r["us"] is None:
+            continue
+        a, b = span_of.get(r["rank"], (r["us"], r["us"]))
+        span_of[r["rank"]] = (min(a, r["us"]), max(b, r["us"]))
+    for r in rows:
+        if r.get("rank") is not None and r["us"] is not None and (
+            r.get("level") in ("ERROR", "CRITICAL") or r.get("role") in ("root", "collateral")
+        ):
+            failing_after[r["rank"]] = max(failing_after.get(r["rank"], 0), r["us"])
+    n_steps = sum(len(v) for v in by_rank_steps.values())
+    for rank, st in by_rank_steps.items():
+        st.sort(key=lambda s: s["us"])
+        t = track(rank, st[0].get("node"))
+        first_ev, last_ev = span_of.get(rank, (st[0]["us"], st[-1]["us"]))
+        first_ev, last_ev = min(first_ev, st[0]["us"]), max(last_ev, st[-1]["us"])
+        key = (t.pid, t.tid)
+        if first_ev < st[0]["us"]:
+            slices[key].append(_x("init", "phase", first_ev, st[0]["us"], t,
+                                  {"what": "first event to first step"}))
+        if len(st) >= 2:
+            slices[key].append(_x(f"training (steps {_step(st[0])}–{_step(st[-1])})", "phase", st[0]["us"],
+                                  st[-1]["us"], t, {"steps": len(st)}))
+            if n_steps <= MAX_STEP_SLICES:
+                for s0, s1 in pairwise(st):
+                    if s1["us"] > s0["us"]:
+                        slices[key].append(_x(f"step {_step(s1)}", "step", s0["us"], s1["us"], t,
+                                              {"line": f"{s1.get('file')}:{s1.get('line_no')}"}))
+        if last_ev > st[-1]["us"]:
+            failed = failing_after.get(rank, 0) > st[-1]["us"]
+            name = "hang / failure" if failed else "shutdown"
+            slices[key].append(_x(name, "phase", st[-1]["us"], last_ev + 2 * FINDING_US, t,
+                                  {"what": "last step to the " + ("failure" if failed else "last event"),
+                                   "seconds": round((last_ev - st[-1]["us"]) / 1e6, 3)}))
+
+    # finding slices: the verdict's root cause and first deviating line, and every
+    # root / collateral event of the sample
+    findings: dict[tuple[str, int], dict] = {}
+
+    def finding(e: dict, role: str, rule_id: str | None, title: str) -> None:
+        k = (e["file"], e["line_no"])
+        if e["us"] is None or k in findings:
+            if k in findings and role == "root cause":
+                findings[k]["role"] = role
+            return
+        findings[k] = {**e, "role": role, "rule_id": rule_id, "title": title}
+
+    rc = verdict.root_cause
+    if rc and rc.evidence:
+        finding(_ev_row(rc.evidence), "root cause", rc.rule_id, rc.title)
+    if verdict.first_deviating:
+        finding(_ev_row(verdict.first_deviating), "first deviating", None, "first deviating line")
+    for r in rows:
+        if r.get("role") in ("root", "collateral"):
+            finding(r, r["role"], r.get("rule_id"), r.get("rule_id") or r["role"])
+    f_by_track: dict[tuple[int, int], list[dict]] = defaultdict(list)
+    for f in findings.values():
+        t = track(f.get("rank"), f.get("node"))
+        f["pid"], f["tid"] = t.pid, t.tid
+        f_by_track[(t.pid, t.tid)].append(f)
+    finding_slices: dict[tuple[str, int], dict] = {}
+    for key, fs in f_by_track.items():
+        bounds = sorted({s["ts"] for s in slices[key]} | {s["ts"] + s["dur"] for s in slices[key]})
+        fs.sort(key=lambda f: (f["us"], f["file"], f["line_no"]))
+        starts = sorted({f["us"] for f in fs})
+        for f in fs:
+            nxt = [b for b in bounds if b > f["us"]][:1] + [s for s in starts if s > f["us"]][:1]
+            dur = min([FINDING_US, *(b - f["us"] for b in nxt)])
+            sl = _x(f"{f['role']}: {f['title']}", f["role"].replace(" ", "_"), f["us"], f["us"] + dur,
+                    _Track(f["pid"], f["tid"]),
+                    {"rule_id": f.get("rule_id"), "line": f"{f['file']}:{f['line_no']}",
+                     "message": (f.get("message") or "").split("\n", 1)[0][:300]})
+            slices[key].append(sl)
+            finding_slices[(f["file"], f["line_no"])] = sl
+
+    # flows: root cause -> first collateral event of each group per rank (per node when many)
+    flows: list[dict] = []
+    root_sl = finding_slices.get((rc.evidence.file, rc.evidence.line_no)) if rc and rc.evidence else None
+    if root_sl is not None:
+        groups: dict[str, list[dict]] = defaultdict(list)
+        for f in sorted(findings.values(), key=lambda f: f["us"]):
+            if f["role"] == "collateral":
+                groups[f.get("rule_id") or "collateral"].append(f)
+        fid = 0
+        for rule_id, fs in groups.items():
+            ranks = {f.get("rank") for f in fs}
+            per = (lambda f: f.get("rank")) if len(ranks) <= FLOW_PER_RANK_MAX else (
+                lambda f: node_of_rank.get(f.get("rank"), f.get("node")))
+            seen = set()
+            for f in fs:
+                k = per(f)
+                if k in seen or (f["file"], f["line_no"]) == (rc.evidence.file, rc.evidence.line_no):
+                    continue
+                seen.add(k)
+                target = finding_slices[(f["file"], f["line_no"])]
+                fid += 1
+                name = f"root cause → {rule_id}"
+                flows.append({"name": name, "cat": "causality", "ph": "s", "id": fid,
+                              "ts": root_sl["ts"] + root_sl["dur"] // 2, "pid": root_sl["pid"], "tid": root_sl["tid"]})
+                flows.append({"name": name, "cat": "causality", "ph": "f", "bp": "e", "id": fid,
+                              "ts": target["ts"] + target["dur"] // 2, "pid": target["pid"], "tid": target["tid"]})
+
+    for (pid, tid), name in threads.items():
+        meta += [_m("thread_name", pid, tid, name=name),
+                 _m("thread_sort_index", pid, tid, sort_index=tid)]
+    timed = out + [s for v in slices.values() for s in v] + flows
+    # time order; at one instant the longer slice first, so parents open before children
+    timed.sort(key=lambda e: (e["ts"], -e.get("dur", 0), _ph_order(e["ph"])))
+    info = {
+        "job": verdict.job, "status": verdict.status,
+        "initiating": verdict.initiating.model_dump(mode="json") if verdict.initiating else None,
+        "root_cause": rc.title if rc else None, "category": rc.category if rc else None,
+        "events_in_trace": len(out), "events_in_job": verdict.events, "events_without_time": skipped,
+        "clock_reference_node": verdict.reference_node,
+        "generator": "correlator export --format perfetto",
+    }
+    trace = {"traceEvents": meta + timed, "displayTimeUnit": "ms", "otherData": info}
+    return trace
+
+
+def write_trace(trace: dict, path: str) -> None:
+    # one dumps() call: the C encoder; json.dump() to a file streams through the slow one
+    Path(path).write_text(json.dumps(trace, separators=(",", ":"), ensure_ascii=False), encoding="utf-8")
+
+
+def _ph_order(ph: str) -> int:
+    return {"X": 0, "s": 1, "f": 2, "i": 3}.get(ph, 4)
+
+
+def _m(what: str, pid: int, tid: int | None, **args: object) -> dict:
+    e = {"name": what, "ph": "M", "pid": pid, "args": args}
+    if tid is not None:
+        e["tid"] = tid
+    return e
+
+
+def _x(name: str, cat: str, start: int, end: int, t: _Track, args: dict) -> dict:
+    return {"name": name, "cat": cat, "ph": "X", "ts": start, "dur": max(0, end - start), "pid": t.pid,
+            "tid": t.tid, "args": args}
+
+
+def _step(s: dict) -> str:
+    return str(s.get("step") or "?")
+
+
+def _name(r: dict) -> str:
+    if r.get("rule_id"):
+        return f"{r['rule_id']} ({r.get('role')})"
+    if r.get("kind"):
+        return r["kind"]
+    tpl = (r.get("template") or r.get("message") or "").split("\n", 1)[0]
+    return tpl[:80] or "event"
+
+
+def _ev_row(e: Evidence) -> dict:
+    return {"rank": e.rank, "node": e.node, "file": e.file, "line_no": e.line_no, "message": e.text,
+            "us": int(e.ts.timestamp() * 1_000_000) if e.ts else None}
+
+
+def _rows(t: pa.Table) -> list[dict]:
+    """Rows with ``us``: aligned epoch microseconds (ts where no aligned time)."""
+    if t is None or not t.num_rows:
+        return []
+    col = t.column("ts_aligned") if "ts_aligned" in t.column_names else t.column("ts")
+    if "ts_aligned" in t.column_names and "ts" in t.column_names:
+        col = pc.coalesce(col, pc.cast(t.column("ts"), col.type))
+    us = pc.cast(pc.cast(col, pa.timestamp("us", tz="UTC")), pa.int64()).to_pylist()
+    keep = [c for c in t.column_names if c not in ("ts", "ts_aligned")]
+    rows = t.select(keep).to_pylist()
+    for r, u in zip(rows, us, strict=True):
+        r["us"] = u
+    return rows
