@@ -64,7 +64,7 @@ SELECT *,
                                    CASE rule_role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 WHEN 'context' THEN 3 ELSE 1 END,
                                    n_ranks,
                                    -- a whole-second stamp means "some time in that second"
-                                   ts_aligned + CASE WHEN microsecond(ts_aligned) = 0
+                                   ts_aligned + CASE WHEN epoch_us(ts_aligned) % 1000000 = 0
                                                      THEN INTERVAL 999 MILLISECOND ELSE INTERVAL 0 SECOND END,
                                    file, line_no) AS sort_key
 FROM deviating
