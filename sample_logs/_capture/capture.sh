@@ -34,6 +34,7 @@ ALL="$ALL two-node-faketime-skew collective-mismatch-detail detail-ddp-segfault-
 ALL="$ALL healthy-per-rank healthy-tee-console healthy-srun-label deepspeed-batch-config-error gzip-data-error-per-rank"
 ALL="$ALL accelerate-grad-accum-uneven checkpoint-disk-full dataloader-worker-killed import-error-all-ranks"
 ALL="$ALL monitored-barrier-timeout tcpstore-master-gone per-node-dirs-data-error healthy-accelerate"
+ALL="$ALL grad-accum-not-dividing batch-size-changes-across-microsteps batchnorm-grad-accumulation"
 SCENARIOS=${*:-$ALL}
 
 echo "# capture $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
@@ -285,6 +286,43 @@ per-node-dirs-data-error() {
   wait $p0; echo "node-0 exit $?"
   wait $p1; echo "node-1 exit $?"
   cp -r node-0 node-1 "$dest/"
+}
+
+# 19-21. the gradient-accumulation seed scenarios, accelerate launch (torchrun underneath,
+#     no --tee) of _capture/seed_train.py; nothing injected, only configuration
+SEED_TRAIN=$HERE/seed_train.py
+# 19. 2032 samples / (4 ranks * 4) = 127 batches per rank per epoch, gradient accumulation 8:
+#     the 16th update of each epoch accumulates 7 micro-batches. No error; exit 0.
+grad-accum-not-dividing() {
+  start grad-accum-not-dividing
+  $PYENV/bin/accelerate launch --multi_gpu --num_processes 4 --main_process_port 29661 \
+    "$SEED_TRAIN" --cpu --model mlp --num-samples 2032 --per-device-batch-size 4 \
+      --gradient-accumulation-steps 8 --num-epochs 2 > console.log 2>&1
+  echo "exit $?"
+  cp console.log "$dest/"
+}
+# 20. token-budget (length-bucketed) batch sampler: batch 5 holds a 48-long sequence, so it
+#     has 5 samples instead of 8; it is rank 1's 2nd micro-step. accelerator.gather() of the
+#     per-sample losses then has different sizes across ranks (gloo all_gather)
+batch-size-changes-across-microsteps() {
+  start batch-size-changes-across-microsteps
+  $PYENV/bin/accelerate launch --multi_gpu --num_processes 4 --main_process_port 29662 \
+    "$SEED_TRAIN" --cpu --model seq_pool --num-samples 1000 --per-device-batch-size 8 \
+      --max-tokens 256 --long-every 41 --gradient-accumulation-steps 4 --gather-loss \
+      --log-all-ranks > console.log 2>&1
+  echo "exit $?"
+  cp console.log "$dest/"
+}
+# 21. BatchNorm1d, micro-batch 2, gradient accumulation 8, even_batches=False, 239 samples:
+#     the last batch (index 119 -> rank 3, its 30th) has 1 sample, BatchNorm in train mode
+#     rejects it
+batchnorm-grad-accumulation() {
+  start batchnorm-grad-accumulation
+  $PYENV/bin/accelerate launch --multi_gpu --num_processes 4 --main_process_port 29664 \
+    "$SEED_TRAIN" --cpu --model bn_mlp --num-samples 239 --per-device-batch-size 2 \
+      --gradient-accumulation-steps 8 --even-batches false --log-all-ranks > console.log 2>&1
+  echo "exit $?"
+  cp console.log "$dest/"
 }
 
 for s in $SCENARIOS; do
