@@ -233,6 +233,7 @@ def _verdict(
     top = hyps[0]
     confidence = top.score / total
     _corroborate(top, hyps)
+    _launcher_names_rank(con, top)
     all_ranks = top.rank is None and top.rule is not None and (
         top.n_ranks_same >= max(2, len(known_ranks)) or top.rule.rule.scope == "job"
     )
@@ -274,6 +275,20 @@ def _corroborate(top: _Hyp, hyps: list[_Hyp]) -> None:
         top.rank = ranks.pop()
         top.corroborated = True
         top.notes.append(f"rank {top.rank} on the same node reports the same fault")
+
+
+def _launcher_names_rank(con: duckdb.DuckDBPyConnection, top: _Hyp) -> None:
+    """An unattributed winner (a C++ abort printed without a rank prefix) takes its
+    rank from the launcher's first observed failure when exactly one rank is named
+    (evidence, not verdict: used only when nothing better names the rank)."""
+    if top.rank is not None or top.node is not None or top.rule is None:
+        return
+    ranks = [r for (r,) in con.execute(
+        "SELECT DISTINCT rank FROM findings WHERE kind = 'torchrun.worker_failed' AND rank IS NOT NULL"
+    ).fetchall()]
+    if len(ranks) == 1:
+        top.rank = ranks[0]
+        top.notes.append(f"the launcher saw rank {top.rank} fail first")
 
 
 def _pick_first_deviating(candidates: list[dict], top: _Hyp, init_rank: int | None, all_ranks: bool) -> dict | None:

@@ -103,6 +103,7 @@ class BatchOptions:
     tz: str = "UTC"
     max_events: int = 20000
     html: bool = True
+    exclude: tuple[str, ...] = ()  # globs of files to leave out of every job (like ingest --exclude)
 
 
 @dataclass
@@ -158,6 +159,8 @@ def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
     row: dict = {"job": name, "path": str(path), "status": "error", "analysed_at": datetime.now(UTC),
                  "correlator_version": __version__}
     tmp = out / "timelines" / f".{name}.{os.getpid()}.tmp.parquet"
+    if os.environ.get("CORRELATOR_TEST_KILL_WORKER_ON") == name:
+        os._exit(70)  # fault injection for the tests: a worker dying as if killed by the OOM killer
     try:
         from correlator.analyze import analyze_with_events
         from correlator.ingest import ingest
@@ -165,7 +168,7 @@ def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
         from correlator.report.common import report_facts
         from correlator.report.redact import redact_verdict
 
-        options = IngestOptions(tz=opts.tz, job=name, workers=1, echo_problems=False)
+        options = IngestOptions(tz=opts.tz, job=name, workers=1, echo_problems=False, exclude=opts.exclude)
         result = ingest(path, out_parquet=tmp, options=options)
         t_ingest = time.perf_counter()
         verdict, events = analyze_with_events(
@@ -352,7 +355,9 @@ def _pool(jobs: list[tuple[str, Path]], out: str, opts: BatchOptions, workers: i
     when a worker died."""
     unfinished: list[tuple[str, Path]] = []
     ctx = mp.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, max_tasks_per_child=50) as pool:
+    # (no max_tasks_per_child: on Python 3.11 the pool can hang when it replaces a worker)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                             initializer=_worker_init, initargs=(workers,)) as pool:
         futures = {pool.submit(analyse_job, name, str(path), out, opts): (name, path) for name, path in jobs}
         pending = set(futures)
         while pending:
@@ -367,6 +372,28 @@ def _pool(jobs: list[tuple[str, Path]], out: str, opts: BatchOptions, workers: i
                     yield {"job": name, "path": str(path), "status": "error", "analysed_at": datetime.now(UTC),
                            "correlator_version": __version__, "error": f"{type(exc).__name__}: {exc}"}
     return unfinished
+
+
+def _worker_init(workers: int) -> None:
+    """Per worker process, before any job."""
+    if workers > 1:
+        # Jobs already run in parallel: Polars' own thread pool per worker would
+        # only make the workers fight over the cores. (Read when polars is imported.)
+        os.environ.setdefault("POLARS_MAX_THREADS", str(max(1, (os.cpu_count() or 1) // workers)))
+    # Rules are the same for every job: parse the YAML once per worker, not once per
+    # job (a third of a small job's analysis). analyze_with_events has no argument
+    # for preloaded rules yet, so its module-level name is wrapped with a cache.
+    import functools
+
+    import correlator.analyze as analyze_mod
+
+    original = analyze_mod.load_rules
+
+    @functools.cache
+    def cached(dirs: tuple, builtin: bool) -> list:
+        return original(list(dirs), builtin=builtin)
+
+    analyze_mod.load_rules = lambda dirs=(), *, builtin=True: cached(tuple(dirs), builtin)  # type: ignore[assignment]
 
 
 class _Progress:

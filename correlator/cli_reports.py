@@ -67,10 +67,11 @@ _no_redact_option = click.option(
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Leave out files matching GLOB (repeatable).")
 @click.option("--workers", type=int, default=None, help="Parallel processes for parsing.")
 @_rules_option
+@click.option("--no-builtin", is_flag=True, help="Use only the --rules directories.")
 @_no_redact_option
 def export_cmd(
     target: str, fmt: str, out: str, baseline: str | None, max_events: int, tz: str, exclude: tuple[str, ...],
-    workers: int | None, rules_dirs: tuple[str, ...], no_redact: bool,
+    workers: int | None, rules_dirs: tuple[str, ...], no_builtin: bool, no_redact: bool,
 ) -> None:
     """Export TARGET as a trace: a process per node, a track per rank, phases, findings
     and arrows from the root cause to its collateral.
@@ -93,7 +94,7 @@ def export_cmd(
                 path = str(Path(scratch) / "timeline.parquet")
                 ingest(target, out_parquet=path, options=options)
             verdict, events = analyze_with_events(path, baseline=baseline, rules_dirs=rules_dirs, options=options,
-                                                  max_events=max_events)
+                                                  builtin_rules=not no_builtin, max_events=max_events)
             with open_timeline(path, options) as con:
                 steps = step_events(con, verdict)
     except NothingToRead as exc:
@@ -116,11 +117,13 @@ def export_cmd(
 @click.option("--force", is_flag=True, help="Analyse again jobs already analysed in --out.")
 @click.option("--tz", default="UTC", show_default=True, help="Time zone of stamps printed without one.")
 @click.option("--no-html", is_flag=True, help="Skip the per-job HTML reports (verdict JSON only).")
+@click.option("--exclude", multiple=True, metavar="GLOB",
+              help="Leave out files matching GLOB in every job (repeatable), e.g. --exclude truth.json.")
 @_rules_option
 @click.option("--no-builtin", is_flag=True, help="Use only the --rules directories.")
 @_no_redact_option
 def batch_cmd(
-    root: str, out_dir: str, workers: int | None, force: bool, tz: str, no_html: bool,
+    root: str, out_dir: str, workers: int | None, force: bool, tz: str, no_html: bool, exclude: tuple[str, ...],
     rules_dirs: tuple[str, ...], no_builtin: bool, no_redact: bool,
 ) -> None:
     """Analyse every job directory under ROOT (or matching a glob) into --out.
@@ -143,7 +146,7 @@ def batch_cmd(
     except RuleError as exc:
         raise click.ClickException(f"invalid rules:\n{exc}") from exc
     opts = BatchOptions(workers=workers, force=force, redact=not no_redact, rules_dirs=rules_dirs,
-                        builtin_rules=not no_builtin, tz=tz, html=not no_html)
+                        builtin_rules=not no_builtin, tz=tz, html=not no_html, exclude=exclude)
     try:
         result = run_batch(root, out_dir, opts)
     except FileNotFoundError as exc:

@@ -128,7 +128,7 @@ def perfetto_trace(
             skipped += 1
             continue
         t = track(r.get("rank"), r.get("node"))
-        msg = (r.get("message") or "").split("\n", 1)[0][:300]
+        msg = _brief(r.get("message"))
         args = {"level": r.get("level"), "template": (r.get("template") or "")[:300], "kind": r.get("kind"),
                 "source": r.get("source"), "line": f"{r.get('file')}:{r.get('line_no')}", "message": msg}
         if r.get("rule_id"):
@@ -215,7 +215,7 @@ def perfetto_trace(
             sl = _x(f"{f['role']}: {f['title']}", f["role"].replace(" ", "_"), f["us"], f["us"] + dur,
                     _Track(f["pid"], f["tid"]),
                     {"rule_id": f.get("rule_id"), "line": f"{f['file']}:{f['line_no']}",
-                     "message": (f.get("message") or "").split("\n", 1)[0][:300]})
+                     "message": _brief(f.get("message"))})
             slices[key].append(sl)
             finding_slices[(f["file"], f["line_no"])] = sl
 
@@ -283,6 +283,14 @@ def _m(what: str, pid: int, tid: int | None, **args: object) -> dict:
 def _x(name: str, cat: str, start: int, end: int, t: _Track, args: dict) -> dict:
     return {"name": name, "cat": cat, "ph": "X", "ts": start, "dur": max(0, end - start), "pid": t.pid,
             "tid": t.tid, "args": args}
+
+
+def _brief(message: str | None) -> str:
+    """First and last line: a traceback's telling line is its last."""
+    lines = [ln for ln in (message or "").split("\n") if ln.strip()]
+    if len(lines) <= 1:
+        return (lines[0] if lines else "")[:300]
+    return f"{lines[0][:200]} ⏎ … ⏎ {lines[-1][:300]}" if len(lines) > 2 else f"{lines[0][:200]} ⏎ {lines[1][:300]}"
 
 
 def _step(s: dict) -> str:
