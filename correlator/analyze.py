@@ -28,7 +28,7 @@ import pyarrow as pa
 
 from correlator.ingest import IngestOptions
 from correlator.query import open_timeline
-from correlator.rulebook import LoadedRule, load_rules, match_sql
+from correlator.rulebook import BLAME_TABLES_SQL, LoadedRule, load_rules, match_sql
 from correlator.verdict import (
     ClockOffset,
     Collateral,
@@ -162,6 +162,7 @@ def _verdict(
     con.execute("ALTER VIEW events RENAME TO timeline_raw")
     con.execute(_sql("align.sql"))
     by_id = {lr.rule.id: lr for lr in rules}
+    con.execute(BLAME_TABLES_SQL)
     con.execute(f"CREATE TEMP TABLE findings AS {match_sql(rules)}")
     if baseline_templates is not None:
         con.execute("CREATE TEMP TABLE baseline_templates (template VARCHAR)")

@@ -67,7 +67,7 @@ class IngestOptions:
     tz: str = "UTC"
     job: str | None = None  # defaults to the target's name
     workers: int | None = None  # processes for stage 1; default: CPU count
-    batch_bytes: int = 64 << 20
+    batch_bytes: int = 16 << 20  # per worker; several times this in Polars while parsing
     max_line_bytes: int = 1 << 20
     echo_problems: bool = True
     exclude: tuple[str, ...] = ()  # glob patterns of relative paths to leave out
@@ -434,6 +434,7 @@ def _stage2(
     opts: IngestOptions,
 ) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect()
+    con.execute("SET memory_limit = '1GB'")  # stage 2 streams; the workers need the rest
     con.execute(f"SET temp_directory = '{scratch}/duck'")
     con.execute("SET preserve_insertion_order = true")
     parts = sorted(str(p) for p in Path(scratch).glob("part-*.parquet"))

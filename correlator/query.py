@@ -29,6 +29,18 @@ class NotATimeline(Exception):
     pass
 
 
+# DuckDB's default is 80% of RAM: a 3 a.m. analysis must not take the machine down.
+MEMORY_LIMIT = "2GB"
+
+
+def connect() -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB with bounded memory that spills to a temp dir."""
+    con = duckdb.connect()
+    con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
+    con.execute(f"SET temp_directory = '{tempfile.gettempdir()}/correlator-duckdb-spill'")
+    return con
+
+
 def kind_of(target: str) -> str:
     """'parquet', 'duckdb' or 'logs' (anything ingest can read)."""
     if target == "-":
@@ -75,7 +87,7 @@ def _attach_parquet(con: duckdb.DuckDBPyConnection, path: str) -> None:
 def open_timeline(target: str, options: IngestOptions | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
     """A DuckDB connection with ``events``, ``files`` and ``problems`` for ``target``."""
     kind = kind_of(target)
-    con = duckdb.connect()
+    con = connect()
     scratch = None
     try:
         if kind == "duckdb":

@@ -226,26 +226,35 @@ def predicate(rule: Rule, alias: str = "e") -> str:
     return " AND ".join(parts)
 
 
+BLAME_TABLES_SQL = """
+CREATE OR REPLACE TEMP TABLE blame_local AS
+SELECT DISTINCT local_rank, node, rank FROM events WHERE local_rank IS NOT NULL AND rank IS NOT NULL;
+CREATE OR REPLACE TEMP TABLE blame_pid AS
+SELECT DISTINCT pid, node, rank FROM events WHERE pid IS NOT NULL AND rank IS NOT NULL;
+CREATE OR REPLACE TEMP TABLE blame_bus AS
+SELECT DISTINCT ltrim(lower(attrs['bus_id']), '0') AS bus, node, rank FROM events
+WHERE kind = 'nccl.comm_init' AND rank IS NOT NULL;
+"""
+"""Small lookup tables ``blamed_rank_sql`` joins against (one row per process),
+so blaming a child never re-scans the whole timeline per finding."""
+
+
 def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
-    """SQL for the rank a match blames (see ``Rule.blames``)."""
+    """SQL for the rank a match blames (see ``Rule.blames``); needs ``BLAME_TABLES_SQL``."""
     if rule.blames == "rank":
         return f"{alias}.rank"
     key = rule.blames.split(":", 1)[1]
     val = f"{alias}.attrs[{_quote(key)}]"
+    # a launcher console without a node of its own speaks for its node's ranks
+    same_node = f"({alias}.node IS NULL OR x.node = {alias}.node)"
     if key.endswith("local_rank"):
-        # local rank -> global rank through events of the same node that carry both
         return (
-            f"coalesce(TRY_CAST({alias}.attrs['failed_rank'] AS INTEGER), (SELECT any_value(x.rank) FROM events x "
-            f"WHERE x.local_rank = TRY_CAST({val} AS INTEGER) AND x.rank IS NOT NULL "
-            # a launcher console without a node of its own speaks for its node's ranks
-            f"AND ({alias}.node IS NULL OR x.node = {alias}.node)))"
+            f"coalesce(TRY_CAST({alias}.attrs['failed_rank'] AS INTEGER), (SELECT any_value(x.rank) FROM blame_local x "
+            f"WHERE x.local_rank = TRY_CAST({val} AS INTEGER) AND {same_node}))"
         )
     if key.endswith("pid"):
         # a launcher line about a child process: the rank whose own lines carry that pid
-        return (
-            f"(SELECT any_value(x.rank) FROM events x WHERE x.pid = TRY_CAST({val} AS INTEGER) "
-            f"AND x.rank IS NOT NULL AND ({alias}.node IS NULL OR x.node = {alias}.node))"
-        )
+        return f"(SELECT any_value(x.rank) FROM blame_pid x WHERE x.pid = TRY_CAST({val} AS INTEGER) AND {same_node})"
     if key == "pci":
         # NCCL prints busId as %lx of the PCI id with ':' and '.' removed
         # (01-nccl.md §1): Xid "0000:9b:00" (function 0 implied) -> "9b000"
@@ -254,8 +263,7 @@ def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
             f"|| CASE WHEN contains({val}, '.') THEN '' ELSE '0' END, '0')"
         )
         return (
-            f"(SELECT any_value(x.rank) FROM events x WHERE x.kind = 'nccl.comm_init' "
-            f"AND ltrim(lower(x.attrs['bus_id']), '0') = lower({bus}) "
+            f"(SELECT any_value(x.rank) FROM blame_bus x WHERE x.bus = lower({bus}) "
             f"AND x.node IS NOT DISTINCT FROM {alias}.node)"
         )
     return f"TRY_CAST({val} AS INTEGER)"
