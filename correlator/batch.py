@@ -181,10 +181,14 @@ def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
             start, end, node_list = con.execute(
                 "SELECT min(ts), max(ts), list(DISTINCT node ORDER BY node) FILTER (WHERE node IS NOT NULL) "
                 "FROM events").fetchone()
-            local = None
+            local = device = None
             if verdict.initiating and verdict.initiating.rank is not None:
-                local = con.execute("SELECT mode(local_rank) FROM events WHERE rank = ?",
-                                    [verdict.initiating.rank]).fetchone()[0]
+                # the device from NCCL's init line ("cudaDev 3") when printed, else the local rank
+                local, device = con.execute(
+                    "SELECT mode(local_rank), mode(TRY_CAST(attrs['cuda_dev'] AS INTEGER)) "
+                    "FILTER (WHERE kind = 'nccl.comm_init') FROM events WHERE rank = ?",
+                    [verdict.initiating.rank]).fetchall()[0]
+                device = device if device is not None else local
         timeline = out / "timelines" / f"{name}.parquet"
         _finish_timeline(tmp, timeline, verdict, opts.redact)
         shown = redact_verdict(verdict) if opts.redact else verdict
@@ -199,7 +203,7 @@ def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
         gpu = shown.initiating.gpu if shown.initiating else None
         row.update({
             "initiating_local_rank": local,
-            "initiating_gpu": gpu or (f"cuda:{local}" if local is not None else None),
+            "initiating_gpu": gpu or (f"cuda:{device}" if device is not None else None),
             "job_start": start, "job_end": end, "node_list": node_list or [],
             "problems": len(result.problems.items),
             "ingest_s": round(t_ingest - started, 3), "analyze_s": round(t_analyze - t_ingest, 3),
@@ -601,8 +605,15 @@ def _index_md(rows: list[dict], nodes: list[Offender], tested: int, gpus: list[O
     from correlator.report.redact import redact
 
     o = [f"# correlator batch: {len(rows)} jobs", "", _counts(rows) + ".", ""]
+    o += ["## Repeat offenders: nodes", "",
+          f"Nodes that initiated failures in more than one job. *p*: the chance of at least that many "
+          f"initiations if every node of a failed job were equally likely to start it; **suspect**: *p* ≤ "
+          f"{ALPHA}/{tested} (Bonferroni over the {tested} nodes seen in failed jobs); possible: *p* ≤ {ALPHA}.", ""]
+    o += _offender_md(nodes, "node")
+    o += ["", "## Repeat offenders: GPUs", "", f"The same, per GPU (node and CUDA device; {gtested} tested).", ""]
+    o += _offender_md(gpus, "GPU")
     unit, buckets, cats, counts = category_over_time(rows)
-    o += [f"## Failures by category over time (per {unit})", ""]
+    o += ["", f"## Failures by category over time (per {unit})", ""]
     if buckets:
         o += ["| " + unit + " | " + " | ".join(cats) + " | total |", "|---|" + "---|" * (len(cats) + 1)]
         for b in buckets:
@@ -612,13 +623,6 @@ def _index_md(rows: list[dict], nodes: list[Offender], tested: int, gpus: list[O
         o.append("| **all** | " + " | ".join(f"**{t}**" for t in tot) + f" | **{sum(tot)}** |")
     else:
         o.append("_No failed or inconclusive job._")
-    o += ["", "## Repeat offenders: nodes", "",
-          f"Nodes that initiated failures in more than one job. *p*: the chance of at least that many "
-          f"initiations if every node of a failed job were equally likely to start it; **suspect**: *p* ≤ "
-          f"{ALPHA}/{tested} (Bonferroni over the {tested} nodes seen in failed jobs); possible: *p* ≤ {ALPHA}.", ""]
-    o += _offender_md(nodes, "node")
-    o += ["", "## Repeat offenders: GPUs", "", f"The same, per GPU (node and CUDA device; {gtested} tested).", ""]
-    o += _offender_md(gpus, "GPU")
     inc = [r for r in rows if r["status"] == "inconclusive"]
     o += ["", f"## Inconclusive jobs ({len(inc)})", ""]
     if inc:
@@ -685,6 +689,7 @@ h1 { font-size: 22px; } h2 { font-size: 17px; margin-top: 26px; border-bottom: 1
 table { border-collapse: collapse; width: 100%; margin: 6px 0; }
 th, td { border: 1px solid #d8dde5; padding: 3px 7px; text-align: left; vertical-align: top; }
 th { background: #f6f8fb; } a { color: #1c5fb8; text-decoration: none; }
+table.offenders td:first-child { white-space: nowrap; }
 .suspect td { background: #fdecea; } .possible td { background: #fff7e0; }
 .sub { color: #5b6573; } code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12.5px; }
 .failed { color: #c62828; font-weight: 600; } .inconclusive { color: #8d6e00; font-weight: 600; }
@@ -709,19 +714,6 @@ def _index_html(rows: list[dict], nodes: list[Offender], tested: int, gpus: list
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
          f"<title>correlator batch: {len(rows)} jobs</title><style>{_INDEX_CSS}</style></head><body>",
          f"<h1>correlator batch: {len(rows)} jobs</h1><p>{e(_counts(rows))}.</p>"]
-    unit, buckets, cats, counts = category_over_time(rows)
-    o.append(f"<h2 id=\"categories\">Failures by category over time (per {e(unit)})</h2>")
-    if buckets:
-        o.append(_category_svg(buckets, cats, counts))
-        o.append("<table><tr><th>" + e(unit) + "</th>" + "".join(f"<th>{e(c)}</th>" for c in cats)
-                 + "<th>total</th></tr>")
-        for b in buckets:
-            vals = [counts.get((b, c), 0) for c in cats]
-            o.append(f"<tr><td>{e(b)}</td>" + "".join(f"<td>{v or ''}</td>" for v in vals)
-                     + f"<td>{sum(vals)}</td></tr>")
-        o.append("</table>")
-    else:
-        o.append("<p class=\"sub\">No failed or inconclusive job.</p>")
     o.append("<h2 id=\"offenders\">Repeat offenders: nodes</h2>"
              "<p class=\"sub\">Nodes that initiated failures in more than one job. <i>p</i>: the chance of at least "
              "that many initiations if every node of a failed job were equally likely to start it; "
@@ -731,6 +723,20 @@ def _index_html(rows: list[dict], nodes: list[Offender], tested: int, gpus: list
     o.append(f"<h2 id=\"gpus\">Repeat offenders: GPUs</h2><p class=\"sub\">The same per GPU "
              f"(node and CUDA device; {gtested} tested).</p>")
     o.append(_offender_html(gpus, "GPU", rows, e))
+    unit, buckets, cats, counts = category_over_time(rows)
+    o.append(f"<h2 id=\"categories\">Failures by category over time (per {e(unit)})</h2>")
+    if buckets:
+        o.append(_category_svg(buckets, cats, counts))
+        o.append(f"<details{' open' if len(buckets) <= 20 else ''}><summary>the counts, per {e(unit)}</summary>")
+        o.append("<table><tr><th>" + e(unit) + "</th>" + "".join(f"<th>{e(c)}</th>" for c in cats)
+                 + "<th>total</th></tr>")
+        for b in buckets:
+            vals = [counts.get((b, c), 0) for c in cats]
+            o.append(f"<tr><td>{e(b)}</td>" + "".join(f"<td>{v or ''}</td>" for v in vals)
+                     + f"<td>{sum(vals)}</td></tr>")
+        o.append("</table></details>")
+    else:
+        o.append("<p class=\"sub\">No failed or inconclusive job.</p>")
     inc = [r for r in rows if r["status"] == "inconclusive"]
     o.append(f"<h2 id=\"inconclusive\">Inconclusive jobs ({len(inc)})</h2>")
     if inc:
@@ -784,7 +790,7 @@ def _offender_html(offs: list[Offender], what: str, rows: list[dict], e: Callabl
 
 
 def _category_svg(buckets: list[str], cats: list[str], counts: dict[tuple[str, str], int]) -> str:
-    w, h, left, bottom, top = 1100, 240, 40, 50, 14
+    w, h, left, bottom, top = 1100, 240, 70, 50, 14
     peak = max(sum(counts.get((b, c), 0) for c in cats) for b in buckets) or 1
     bw = (w - left - 10) / len(buckets)
     o = [f"<svg viewBox=\"0 0 {w} {h + 24}\" width=\"100%\" role=\"img\" aria-label=\"failures by category\">"]

@@ -154,7 +154,8 @@ def builtin_dir() -> Path:
 
 
 def _docs_in(path: Path) -> list[dict[str, Any]]:
-    data = yaml.safe_load(path.read_text())
+    # the C loader is several times faster than the pure-Python one
+    data = yaml.load(path.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     if data is None:
         return []
     if isinstance(data, dict) and "rules" in data and isinstance(data["rules"], list):
@@ -207,8 +208,71 @@ def _quote(s: str) -> str:
     return "'" + s.replace("'", "''") + "'"
 
 
+_META = set(".^$*+?{}[]()|\\")
+_ESCAPED_LITERAL = set(".^$*+?{}[]()|\\/-'\" :=<>,#@!%&~`;_")
+
+
+def required_literal(regex: str) -> str | None:
+    """The longest plain substring every match of ``regex`` must contain, if any.
+
+    A cheap ``contains`` on it lets DuckDB skip the regex on almost every row.
+    Conservative: gives up on alternation outside groups, case-insensitive flags
+    and anything it does not understand.
+    """
+    if regex.startswith("(?") and not regex.startswith(("(?:", "(?P<", "(?<")):
+        return None  # inline flags such as (?i) or (?s)
+    depth, i, runs, cur = 0, 0, [], ""
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\" and i + 1 < len(regex):
+            nxt = regex[i + 1]
+            if depth == 0 and nxt in _ESCAPED_LITERAL:
+                cur += nxt
+                i += 2
+                if i < len(regex) and regex[i] in "?*{":
+                    cur = cur[:-1]
+                    runs.append(cur)
+                    cur = ""
+                continue
+            runs.append(cur)
+            cur = ""
+            i += 2
+            continue
+        if c == "|" and depth == 0:
+            return None
+        if c in "([":
+            runs.append(cur)
+            cur = ""
+            if c == "[":  # skip a character class
+                j = regex.find("]", i + 2)
+                i = j + 1 if j > 0 else len(regex)
+                continue
+            depth += 1
+        elif c == ")":
+            depth = max(0, depth - 1)
+        elif c in "?*{":
+            cur = cur[:-1]  # the quantified character is optional
+            runs.append(cur)
+            cur = ""
+        elif c in _META or depth > 0:
+            runs.append(cur)
+            cur = ""
+        else:
+            cur += c
+        i += 1
+    runs.append(cur)
+    best = max(runs, key=len)
+    return best if len(best) >= 4 else None
+
+
 def predicate(rule: Rule, alias: str = "e") -> str:
     """The rule's match as one SQL boolean expression over an events row."""
+    cheap, sql = _predicate_parts(rule, alias)
+    return " AND ".join(p for p in (cheap, f"({sql})" if sql else "") if p)
+
+
+def _predicate_parts(rule: Rule, alias: str = "e") -> tuple[str, str | None]:
+    """(column filters, the rule's SQL condition): the second runs only on rows the first kept."""
     m = rule.match
     parts = []
     if m.kind:
@@ -220,13 +284,20 @@ def predicate(rule: Rule, alias: str = "e") -> str:
     for k, v in m.attrs.items():
         parts.append(f"{alias}.attrs[{_quote(k)}] = {_quote(v)}")
     if m.regex:
+        lit = required_literal(m.regex)
+        if lit:
+            parts.append(f"contains({alias}.message, {_quote(lit)})")
         parts.append(f"regexp_matches({alias}.message, {_quote(m.regex)})")
-    if m.sql:
-        parts.append(f"({m.sql})")
-    return " AND ".join(parts)
+    return " AND ".join(parts), m.sql
 
 
 BLAME_TABLES_SQL = """
+CREATE OR REPLACE TEMP TABLE config_events AS
+SELECT job, node, rank, kind, attrs FROM events
+WHERE kind IN ('collect_env.report', 'nccl.version', 'nvidia_smi.table', 'nvidia_smi.query',
+               'transformers.train_summary', 'deepspeed.config_value', 'accelerate.state');
+CREATE OR REPLACE TEMP TABLE rank_nodes AS
+SELECT DISTINCT job, rank, node FROM events WHERE rank IS NOT NULL;
 CREATE OR REPLACE TEMP TABLE blame_local AS
 SELECT DISTINCT local_rank, node, rank FROM events WHERE local_rank IS NOT NULL AND rank IS NOT NULL;
 CREATE OR REPLACE TEMP TABLE blame_pid AS
@@ -235,8 +306,10 @@ CREATE OR REPLACE TEMP TABLE blame_bus AS
 SELECT DISTINCT ltrim(lower(attrs['bus_id']), '0') AS bus, node, rank FROM events
 WHERE kind = 'nccl.comm_init' AND rank IS NOT NULL;
 """
-"""Small lookup tables ``blamed_rank_sql`` joins against (one row per process),
-so blaming a child never re-scans the whole timeline per finding."""
+"""Small lookup tables (one row per process or report) that ``blamed_rank_sql``
+and rules' SQL conditions use, so a rule never re-scans the whole timeline per
+finding: ``config_events`` (environment and configuration reports), ``rank_nodes``,
+``blame_*``. A rule's ``sql`` should query these, not ``events``."""
 
 
 def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
@@ -275,17 +348,23 @@ FINDINGS_COLUMNS = (
 )
 
 
-def match_sql(rules: list[LoadedRule]) -> str:
-    """One query returning a row per (rule, matching event)."""
+def match_sql(rules: list[LoadedRule], source: str = "events") -> str:
+    """One query returning a row per (rule, matching event) of ``source``.
+
+    Each rule's column filters run first; its SQL condition (which may use
+    subqueries) only on the rows they kept.
+    """
     selects = []
     for lr in rules:
         r = lr.rule
+        cheap, sql = _predicate_parts(r)
+        rows = f"(SELECT * FROM {source} e WHERE {cheap or 'true'}) e"
         selects.append(
             f"SELECT {_quote(r.id)} AS rule_id, {_quote(r.role)} AS role, {_quote(r.category)} AS category, "
             f"{'true' if r.benign else 'false'} AS benign, "
             f"{blamed_rank_sql(r)} AS rank, e.rank AS printed_by, e.node, e.local_rank, e.file, e.line_no, "
             "e.line_end, e.ts, e.ts_aligned, e.level, "
-            f"e.kind, e.template, e.message FROM events e WHERE {predicate(r)}"
+            f"e.kind, e.template, e.message FROM {rows} WHERE {sql or 'true'}"
         )
     return "\nUNION ALL\n".join(selects) if selects else (
         "SELECT NULL::VARCHAR AS rule_id, NULL::VARCHAR AS role, NULL::VARCHAR AS category, "
@@ -296,8 +375,22 @@ def match_sql(rules: list[LoadedRule]) -> str:
     )
 
 
-def find_matches(con: duckdb.DuckDBPyConnection, rules: list[LoadedRule]) -> duckdb.DuckDBPyRelation:
-    return con.sql(match_sql(rules))
+def create_findings(con: duckdb.DuckDBPyConnection, rules: list[LoadedRule], source: str = "events") -> None:
+    """Table ``findings``: every (rule, matching event) of ``source``.
+
+    One scan of the timeline keeps the rows any rule's column filters accept
+    (``rule_candidates``, small); the rules then run on those rows only. Reading
+    the message column once instead of once per rule is most of the cost.
+    """
+    cheap = [(lr, _predicate_parts(lr.rule)[0]) for lr in rules]
+    scanned = [lr for lr, c in cheap if c]
+    unfiltered = [lr for lr, c in cheap if not c]  # SQL-only rules see every row
+    ors = " OR ".join(f"({c})" for _, c in cheap if c) or "false"
+    con.execute(f"CREATE OR REPLACE TEMP TABLE rule_candidates AS SELECT * FROM {source} e WHERE {ors}")
+    parts = [match_sql(scanned, source="rule_candidates")] if scanned else []
+    if unfiltered:
+        parts.append(match_sql(unfiltered, source=source))
+    con.execute("CREATE OR REPLACE TEMP TABLE findings AS " + ("\nUNION ALL\n".join(parts) or match_sql([])))
 
 
 # --------------------------------------------------------------------------- import
@@ -389,6 +482,7 @@ def _example_events(con: duckdb.DuckDBPyConnection, text: str) -> None:
         "CREATE OR REPLACE TEMP TABLE events AS SELECT * EXCLUDE (ts_needs_year, part) "
         "REPLACE (map_from_entries(attrs) AS attrs), ts AS ts_aligned FROM _example"
     )
+    con.execute(BLAME_TABLES_SQL)
     con.unregister("_example")
 
 

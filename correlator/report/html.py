@@ -256,6 +256,11 @@ def _timeline(v: Verdict, rows: list[dict], lanes: Lanes, cited: set[str]) -> st
              "<span><i class=\"sw\" style=\"background:#6a1b9a;width:3px\"></i>first deviating line</span>"
              " Marks link to their lines.</div>"]
     parts.append(_chart(v, rows, lanes, cited, whole, "whole job"))
+    untimed = [what for what, e in (("the root cause", v.root_cause.evidence if v.root_cause else None),
+                                    ("the first deviating line", v.first_deviating)) if e is not None and e.ts is None]
+    if untimed:
+        parts.append(f"<p class=\"sub\">Not on the time axis: {_e(' and '.join(untimed))} (a line with no wall-clock "
+                     "stamp, e.g. raw dmesg seconds since boot); see the cited lines.</p>")
     zoom = failure_window(v, rows, whole)
     if zoom:
         parts.append(f"<h3>Around the failure: {_e(fmt_ts(datetime.fromtimestamp(zoom[0], UTC)))} to "

@@ -151,6 +151,11 @@ def _timeline(v: Verdict, events: pa.Table) -> str:
                 "`v` above the column of the first deviating line.")
     head.append("")
     parts = [*head, _chart(v, rows, lanes, whole)]
+    untimed = [what for what, e in (("the root cause", v.root_cause.evidence if v.root_cause else None),
+                                    ("the first deviating line", v.first_deviating)) if e is not None and e.ts is None]
+    if untimed:
+        parts += ["", f"Not on the time axis: {' and '.join(untimed)} (a line with no wall-clock stamp, e.g. raw "
+                  "dmesg seconds since boot); see the cited lines."]
     zoom = failure_window(v, rows, whole)
     if zoom:
         parts += ["", "Around the failure:", "", _chart(v, rows, lanes, zoom)]
