@@ -44,7 +44,8 @@ CONTEXT_EVENTS = 100  # events kept before the first deviating line in the JSON
 SIMULTANEOUS_S = 2.0  # stamps this close are "at the same time" (1 s stamps, tee lag)
 TIME_DECAY_S = 120.0  # a hypothesis this much later than the earliest scores 1/e as much
 MIN_CONFIDENCE = 0.35
-ALL_RANKS_WINDOW_S = 10.0  # an "all ranks alike" failure happens on every rank within this  # below this the verdict is "inconclusive"
+ALL_RANKS_WINDOW_S = 10.0
+LEAD_WINDOW_S = 3600.0  # a cause precedes its echoes by at most about a (long) collective timeout  # an "all ranks alike" failure happens on every rank within this  # below this the verdict is "inconclusive"
 
 
 def _sql(name: str) -> str:
@@ -206,13 +207,10 @@ def _verdict(
     candidates = _rows(con, "SELECT * FROM first_deviating_candidates ORDER BY sort_key LIMIT 5000")
     first_dev = candidates[:1]
 
-    hyps = _hypotheses(con, root_rows, by_id, known_ranks, first_dev)
+    hyps = _hypotheses(con, root_rows, by_id, known_ranks, candidates)
 
-    failing = bool(hyps or collateral_rows) or con.execute(
-        "SELECT count(*) FROM events e WHERE e.level IN ('ERROR', 'CRITICAL') "
-        "AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.file = e.file AND f.line_no = e.line_no "
-        "AND f.role = 'context')"
-    ).fetchone()[0] > 0
+    # Failed = a cause or an echo was found; errors every rank survived are not a failure.
+    failing = bool(hyps or collateral_rows)
     if not failing:
         verdict.collateral = _collateral(collateral_rows, by_id, None)
         if first_dev:
@@ -330,7 +328,7 @@ def _evidence_as_first_deviating(con: duckdb.DuckDBPyConnection, top: _Hyp, all_
 
 def _hypotheses(
     con: duckdb.DuckDBPyConnection, root_rows: list[dict], by_id: dict[str, LoadedRule],
-    known_ranks: list[int], first_dev: list[dict],
+    known_ranks: list[int], candidates: list[dict],
 ) -> list[_Hyp]:
     hyps: dict[tuple, _Hyp] = {}
     ranks_per_rule: dict[str, set] = defaultdict(set)
@@ -382,8 +380,15 @@ def _hypotheses(
 
     out = list(hyps.values())
     # A deviating error no rule explains is still a hypothesis (unclassified).
-    if first_dev and first_dev[0]["rule_role"] is None:
-        d = first_dev[0]
+    # The first unexplained ERROR that its rank did not survive is a hypothesis too
+    # (a WARNING is a symptom to show, not a cause; an error the rank kept training
+    # after, like a retried read, did not stop the job).
+    unexplained = [
+        c for c in candidates
+        if c["rule_role"] is None and c["level"] in ("ERROR", "CRITICAL") and not c["survived"]
+    ]
+    if unexplained:
+        d = unexplained[0]
         is_tb = "Traceback (most recent call last)" in d["message"]
         out.append(_Hyp(rule=None, category="code_exception" if is_tb else "other", rank=d["rank"],
                         node=d["node"], ts=_epoch(d["ts_aligned"]), evidence=_ev(d), base=0.6,
@@ -405,16 +410,30 @@ def _inferred_hypotheses(con: duckdb.DuckDBPyConnection) -> list[_Hyp]:
 
 
 def _score(hyps: list[_Hyp], by_id: dict[str, LoadedRule], collateral_rows: list[dict], n_ranks: int) -> None:
+    """Score = prior (rule weight / inference strength) x timing x causal edges x specificity.
+
+    Timing is measured against the failure: the echoes (collateral) mark when
+    the job broke; a cause precedes them by at most about a collective timeout
+    (``LEAD_WINDOW_S``). Inside that window the earliest hypothesis is preferred;
+    evidence from long before (a warning hours earlier that training survived)
+    fades, and so does evidence after the earliest.
+    """
+    echo_times = [_epoch(r["ts_aligned"]) for r in collateral_rows if r["ts_aligned"] is not None]
     times = [h.ts for h in hyps if h.ts is not None]
-    t0 = min(times) if times else None
+    t_fail = min(echo_times) if echo_times else (max(times) if times else None)
+    window = [t for t in times if t_fail is None or t >= t_fail - LEAD_WINDOW_S]
+    t0 = min(window) if window else None
     collateral_rules = {r["rule_id"] for r in collateral_rows}
     for h in hyps:
         s = h.base
-        if t0 is not None and h.ts is not None:
+        if h.ts is None:
+            s *= 0.5
+        elif t_fail is not None and h.ts < t_fail - LEAD_WINDOW_S:
+            s *= math.exp(-(t_fail - LEAD_WINDOW_S - h.ts) / LEAD_WINDOW_S) * 0.5
+            h.notes.append("long before the failure")
+        elif t0 is not None:
             late = max(0.0, h.ts - t0 - SIMULTANEOUS_S)
             s *= math.exp(-late / TIME_DECAY_S)
-        elif h.ts is None:
-            s *= 0.5
         if h.rule is not None:
             echoes = set(h.rule.rule.leads_to) & collateral_rules
             if echoes:

@@ -435,6 +435,7 @@ def _stage2(
 ) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect()
     con.execute("SET memory_limit = '1GB'")  # stage 2 streams; the workers need the rest
+    con.execute("SET enable_progress_bar = false")
     con.execute(f"SET temp_directory = '{scratch}/duck'")
     con.execute("SET preserve_insertion_order = true")
     parts = sorted(str(p) for p in Path(scratch).glob("part-*.parquet"))

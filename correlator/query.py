@@ -36,6 +36,7 @@ MEMORY_LIMIT = "2GB"
 def connect() -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB with bounded memory that spills to a temp dir."""
     con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")  # stderr belongs to our own warnings
     con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
     con.execute(f"SET temp_directory = '{tempfile.gettempdir()}/correlator-duckdb-spill'")
     return con

@@ -88,8 +88,16 @@ PATTERNS = (
     ),
     Pattern(
         "c10d.dump_signal",
-        triggers=("Received a dump signal", "First PG on this rank to signal dumping"),
-        regex=r"(?:Received a dump signal due to a collective timeout from (?P<dump_from>this local rank|rank \d+)|(?P<first_to_dump>First PG on this rank to signal dumping))",
+        triggers=(
+            "Received a dump signal", "First PG on this rank to signal dumping",
+            "Observed flight recorder dump signal", "preparing to dump debug info",
+        ),
+        regex=(
+            r"(?:Received a dump signal due to a collective timeout from\s+(?P<dump_from>this local rank|rank \d+)"
+            r"|(?P<first_to_dump>First PG on this rank to signal dumping)"
+            r"|(?P<observed_dump>Observed flight recorder dump signal from another rank)"
+            r"|(?P<preparing_dump>ProcessGroupNCCL preparing to dump debug info))"
+        ),
         source=SOURCE,
     ),
     Pattern(

@@ -55,11 +55,18 @@ WHERE CASE
         ELSE r.role = 'root'
       END;
 
+-- When each rank last made training progress: an error its rank kept training
+-- after (a retried read, a caught exception) did not stop the job.
+CREATE OR REPLACE TEMP TABLE last_progress AS
+SELECT rank, max(ts_aligned) AS t FROM events
+WHERE kind = 'app.step_metrics' AND rank IS NOT NULL GROUP BY rank;
+
 -- Candidates for the first deviating line, in the order they are preferred:
 -- the earliest second first; within a second, root-cause signatures before
 -- unexplained errors before echoes; then the rarest template.
 CREATE OR REPLACE TEMP TABLE first_deviating_candidates AS
-SELECT *,
+SELECT d.*,
+       coalesce(p.t > d.ts_aligned + INTERVAL 5 SECOND, false) AS survived,
        row_number() OVER (ORDER BY date_trunc('second', ts_aligned) NULLS LAST,
                                    CASE rule_role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 WHEN 'context' THEN 3 ELSE 1 END,
                                    n_ranks,
@@ -67,7 +74,8 @@ SELECT *,
                                    ts_aligned + CASE WHEN epoch_us(ts_aligned) % 1000000 = 0
                                                      THEN INTERVAL 999 MILLISECOND ELSE INTERVAL 0 SECOND END,
                                    file, line_no) AS sort_key
-FROM deviating
+FROM deviating d
+LEFT JOIN last_progress p ON p.rank = d.subject_rank
 WHERE NOT benign
   AND (level IN ('WARNING', 'ERROR', 'CRITICAL') OR rule_role = 'root')
   AND coalesce(rule_role, '') <> 'context';

@@ -19,26 +19,47 @@ WITH timeouts AS (
 erring AS (
     SELECT DISTINCT printed_by AS rank FROM findings
     WHERE role IN ('root', 'collateral') AND printed_by IS NOT NULL
-    UNION SELECT DISTINCT rank FROM events WHERE level IN ('ERROR', 'CRITICAL') AND rank IS NOT NULL
+    -- errors of its own that no rule calls context (a rank receiving the others'
+    -- flight-recorder dump signal is not failing loudly)
+    UNION SELECT DISTINCT e.rank FROM events e
+    WHERE e.level IN ('ERROR', 'CRITICAL') AND e.rank IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM findings f
+                      WHERE f.file = e.file AND f.line_no = e.line_no AND f.role = 'context')
 ),
 last_line AS (
     SELECT rank, arg_max(file, ts_aligned) AS file, arg_max(line_no, ts_aligned) AS line_no,
            arg_max(line_end, ts_aligned) AS line_end, arg_max(message, ts_aligned) AS message,
            arg_max(node, ts_aligned) AS node, max(ts_aligned) AS last_ts
     FROM events WHERE rank IS NOT NULL GROUP BY rank
+),
+-- the last training step each rank completed: a rank behind all the others stalled
+last_step AS (
+    SELECT rank, max(TRY_CAST(attrs['step'] AS BIGINT)) AS step,
+           arg_max(file, ts_aligned) AS file, arg_max(line_no, ts_aligned) AS line_no,
+           arg_max(message, ts_aligned) AS message, max(ts_aligned) AS ts
+    FROM events WHERE kind = 'app.step_metrics' AND rank IS NOT NULL GROUP BY rank
+),
+behind AS (
+    SELECT s.* FROM last_step s
+    WHERE s.step < (SELECT min(o.step) FROM last_step o WHERE o.rank <> s.rank)
 )
-SELECT 'silent_rank', 'nccl_timeout_hang', k.rank, l.node, l.file, l.line_no, l.line_end, l.message, l.last_ts,
+SELECT 'silent_rank', 'nccl_timeout_hang', k.rank, l.node,
+       coalesce(b.file, l.file), coalesce(b.line_no, l.line_no), CASE WHEN b.file IS NULL THEN l.line_end END,
+       coalesce(b.message, l.message), coalesce(b.ts, l.last_ts),
        0.9,
        (SELECT count(*) FROM timeouts) || ' other rank(s) timed out waiting while it logged no error; '
-       || 'the line shown is its last'
+       || CASE WHEN b.rank IS NOT NULL THEN 'its last completed step (shown) is behind every other rank''s'
+               ELSE 'the line shown is its last' END
 FROM known_ranks k
 LEFT JOIN last_line l ON l.rank = k.rank
+LEFT JOIN behind b ON b.rank = k.rank
 WHERE (SELECT count(*) FROM timeouts) > 0
   AND k.rank NOT IN (SELECT rank FROM erring)
   AND k.rank NOT IN (SELECT rank FROM timeouts)
   -- stamps of unstamped tracebacks are lower bounds (their rank's previous line),
-  -- so "not after the first timeout" rather than "before"
-  AND (l.last_ts IS NULL OR l.last_ts <= (SELECT min(t) FROM timeouts))
+  -- so "not after the first timeout" rather than "before"; or it stalled behind
+  -- every other rank and only echoed the others afterwards
+  AND (l.last_ts IS NULL OR l.last_ts <= (SELECT min(t) FROM timeouts) OR b.rank IS NOT NULL)
   -- a rank that failed loudly before the timeouts explains them better than silence
   AND NOT EXISTS (
       SELECT 1 FROM findings f
