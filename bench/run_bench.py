@@ -53,10 +53,12 @@ class Run:
     stdout: str = ""
     stderr: str = ""
     skipped: str | None = None  # why it did not run
+    # analyze exits 1 (failed) or 3 (inconclusive) when it worked: the job's state
+    ok_codes: tuple[int, ...] = (0,)
 
     @property
     def ok(self) -> bool:
-        return self.skipped is None and self.returncode == 0
+        return self.skipped is None and self.returncode in self.ok_codes
 
 
 @dataclass
@@ -261,6 +263,7 @@ def run_all(report: Report, job: Path, out_dir: Path, cli: list[str], lnav: bool
         ingest.returncode, ingest.stderr = -1, f"exit 0 but {parquet} was not written"
     report.runs["ingest"] = ingest
     analyze = timed("analyze", [*cli, "analyze", str(job), "--format", "json"])
+    analyze.ok_codes = (0, 1, 3)
     if analyze.returncode not in (0, None) and NO_SUCH_COMMAND in analyze.stderr:
         analyze.skipped = "the CLI has no `analyze` command yet"
     report.runs["analyze"] = analyze
