@@ -49,6 +49,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from correlator import __version__
+from correlator.verdict import Verdict
 
 SUMMARY_SCHEMA = pa.schema([
     ("job", pa.string()),
@@ -226,7 +227,7 @@ def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
         tmp.unlink(missing_ok=True)
 
 
-def _verdict_fields(v) -> dict:
+def _verdict_fields(v: Verdict) -> dict:
     init, rc, fd = v.initiating, v.root_cause, v.first_deviating
     failure = (rc.evidence.ts if rc and rc.evidence and rc.evidence.ts else None) or (fd.ts if fd else None)
     return {
@@ -244,7 +245,7 @@ def _verdict_fields(v) -> dict:
     }
 
 
-def _finish_timeline(tmp: Path, dest: Path, verdict, redact: bool) -> None:
+def _finish_timeline(tmp: Path, dest: Path, verdict: Verdict, redact: bool) -> None:
     """The ingested timeline, rewritten batch by batch: ``ts_aligned`` from the
     verdict's clock offsets (so SQL over the batch sees aligned time) and, unless
     turned off, secrets masked. Key-value metadata (files, problems) is kept."""
@@ -648,13 +649,9 @@ def _index_md(rows: list[dict], nodes: list[Offender], tested: int, gpus: list[O
         o.append(f"| {link} | {r['status']} | {_md(r.get('category') or '')} | {_md(init)} | {conf} | "
                  f"{w.strftime('%Y-%m-%d %H:%M:%S') if w else ''} | {r.get('events') or ''} | "
                  f"{r.get('total_s') or ''} |")
-    o += ["", f"<sub>correlator {__version__} · SQL over the batch: `correlator sql {out_hint()} \"SELECT ... FROM "
+    o += ["", f"<sub>correlator {__version__} · SQL over the batch: `correlator sql DIR \"SELECT ... FROM "
           "summary\"` (views summary, events, files, problems)</sub>", ""]
     return redact("\n".join(o))
-
-
-def out_hint() -> str:
-    return "<this directory>"
 
 
 def _init(r: dict) -> str:

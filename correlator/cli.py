@@ -162,8 +162,12 @@ EXIT_HEALTHY, EXIT_FAILED, EXIT_INCONCLUSIVE = 0, 1, 3
 @main.command(name="analyze")
 @click.argument("target")
 @click.option("--baseline", default=None, help="Logs (or timeline) of a known-good run to diff against.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json", "md", "html"]), default="text", show_default=True,
+    help="text: the terminal story; json: the verdict; md / html: a post-mortem report.",
+)
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the report to a file.")
+@click.option("--no-redact", is_flag=True, help="Do not mask tokens, keys and passwords in the output.")
 @_tz_option
 @_exclude_option
 @_workers_option
@@ -172,8 +176,8 @@ EXIT_HEALTHY, EXIT_FAILED, EXIT_INCONCLUSIVE = 0, 1, 3
     help="Extra rule directory or file (repeatable).",
 )
 def analyze_cmd(
-    target: str, baseline: str | None, fmt: str, out: str | None, tz: str, exclude: tuple[str, ...],
-    workers: int | None, rules_dirs: tuple[str, ...],
+    target: str, baseline: str | None, fmt: str, out: str | None, no_redact: bool, tz: str,
+    exclude: tuple[str, ...], workers: int | None, rules_dirs: tuple[str, ...],
 ) -> None:
     """Find the initiating rank, the first deviating line, root cause and collateral.
 
@@ -185,17 +189,26 @@ def analyze_cmd(
       correlator analyze logs/ --baseline good-run/ --format json | jq .initiating
     """
     from correlator.analyze import analyze
+    from correlator.cli_reports import render_report
+    from correlator.report.redact import redact, redact_verdict
     from correlator.report.text import render
 
+    opts = _options(tz, None, workers, exclude)
     try:
-        verdict = analyze(target, baseline=baseline, rules_dirs=rules_dirs,
-                          options=_options(tz, None, workers, exclude))
+        if fmt in ("md", "html"):
+            verdict, text = render_report(fmt, target, baseline=baseline, rules_dirs=rules_dirs,
+                                          options=opts, redact=not no_redact)
+        else:
+            verdict = analyze(target, baseline=baseline, rules_dirs=rules_dirs, options=opts)
+            shown = verdict if no_redact else redact_verdict(verdict)
+            text = shown.model_dump_json(indent=2) + "\n" if fmt == "json" else render(shown)
+            if not no_redact:
+                text = redact(text)
     except NothingToRead as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_NOTHING_READ)
     except RuleError as exc:
         raise click.ClickException(f"invalid rules:\n{exc}") from exc
-    text = verdict.model_dump_json(indent=2) + "\n" if fmt == "json" else render(verdict)
     if out:
         Path(out).write_text(text)
     else:
@@ -254,6 +267,14 @@ def schema_cmd() -> None:
     from correlator.verdict import Verdict
 
     click.echo(json.dumps(Verdict.model_json_schema(), indent=2))
+
+
+# --------------------------------------------------------------------------- reports
+
+from correlator.cli_reports import batch_cmd, export_cmd  # noqa: E402 (commands live beside their code)
+
+main.add_command(export_cmd)
+main.add_command(batch_cmd)
 
 
 # --------------------------------------------------------------------------- rules

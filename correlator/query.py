@@ -91,7 +91,11 @@ def open_timeline(target: str, options: IngestOptions | None = None) -> Iterator
     con = connect()
     scratch = None
     try:
-        if kind == "duckdb":
+        from correlator.batch import is_batch_dir, open_batch
+
+        if kind == "logs" and target != "-" and Path(target).is_dir() and is_batch_dir(target):
+            open_batch(con, target)  # a batch output: summary + every job's timeline
+        elif kind == "duckdb":
             con.execute(f"ATTACH {_sql_str(target)} AS tl (READ_ONLY)")
             for name in ("events", "files", "problems"):
                 con.execute(f"CREATE VIEW {name} AS SELECT * FROM tl.{name}")

@@ -1,1 +1,1 @@
-"""Renderings of a verdict: terminal text (here), JSON (the pydantic model)."""
+"""Renderings of a verdict: terminal text, JSON (the model), Markdown, HTML, Perfetto; redaction."""

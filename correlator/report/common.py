@@ -24,12 +24,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 import pyarrow as pa
 
 from correlator.report.redact import redact_table, redact_verdict
 from correlator.verdict import Evidence, Verdict
+
+if TYPE_CHECKING:
+    from correlator.ingest import IngestOptions
 
 # Node facts for the environment and GPU sections. ``attrs`` whole; ``message``
 # clipped: an ``nvidia-smi -q`` dump runs to thousands of lines.
@@ -70,7 +74,7 @@ def load_report_data(
     *,
     baseline: str | None = None,
     rules_dirs: tuple[str, ...] = (),
-    options: object | None = None,
+    options: IngestOptions | None = None,
     builtin_rules: bool = True,
     max_events: int = 20000,
     timeline_out: str | None = None,
@@ -91,13 +95,13 @@ def load_report_data(
             if timeline_out is None:
                 scratch = tempfile.mkdtemp(prefix="correlator-report-")
                 timeline_out = str(Path(scratch) / "timeline.parquet")
-            ingest(target, out_parquet=timeline_out, options=options)  # type: ignore[arg-type]
+            ingest(target, out_parquet=timeline_out, options=options)
             path = timeline_out
         verdict, events = analyze_with_events(
-            path, baseline=baseline, rules_dirs=rules_dirs, options=options,  # type: ignore[arg-type]
+            path, baseline=baseline, rules_dirs=rules_dirs, options=options,
             builtin_rules=builtin_rules, max_events=max_events,
         )
-        with open_timeline(path, options) as con:  # type: ignore[arg-type]
+        with open_timeline(path, options) as con:
             facts = report_facts(con)
         return ReportData(verdict, events, facts)
     finally:
@@ -181,6 +185,18 @@ def first_line(text: str, width: int = 160) -> str:
         if ln.strip():
             return ln if len(ln) <= width else ln[: width - 1] + "…"
     return ""
+
+
+def who_ranks(ranks: list[int], nodes: list[str], width: int = 80) -> str:
+    """'5 ranks (0-3,5)', or the nodes for node-level evidence; a long list of
+    ranges is cut at ``width`` (the verdict JSON has them all)."""
+    if ranks:
+        rs = ranges(ranks)
+        if len(rs) > width:
+            rs = rs[: rs.rfind(",", 0, width)] + ",…"
+        return f"{len(ranks)} rank{'s' if len(ranks) != 1 else ''} ({rs})"
+    text = ", ".join(nodes) or "node-level"
+    return text if len(text) <= width else text[: text.rfind(",", 0, width)] + ", …"
 
 
 def status_line(v: Verdict) -> str:

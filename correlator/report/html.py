@@ -40,11 +40,11 @@ from correlator.report.common import (
     initiating_text,
     make_lanes,
     prepare,
-    ranges,
     smi_rows,
     span,
     time_window,
     who,
+    who_ranks,
     xid_rows,
 )
 from correlator.verdict import Evidence, Verdict
@@ -228,16 +228,11 @@ def _summary(v: Verdict, events: pa.Table, facts: pa.Table) -> str:
         rows.append(("First deviating line", _cite(v.first_deviating)))
     if v.collateral:
         rows.append(("Collateral", _e("; ".join(
-            f"{c.title} on {_who_ranks(c.ranks, c.nodes)}" for c in v.collateral[:4]))
+            f"{c.title} on {who_ranks(c.ranks, c.nodes)}" for c in v.collateral[:4]))
             + (f" and {len(v.collateral) - 4} more" if len(v.collateral) > 4 else "")))
     body = "".join(f"<tr><th>{k}</th><td>{val}</td></tr>" for k, val in rows)
     return f"<h2 id=\"summary\">Summary</h2><div class=\"card\"><table>{body}</table></div>"
 
-
-def _who_ranks(ranks: list[int], nodes: list[str]) -> str:
-    if ranks:
-        return f"{len(ranks)} rank{'s' if len(ranks) != 1 else ''} ({ranges(ranks)})"
-    return ", ".join(nodes) or "node-level"
 
 
 def _timeline(v: Verdict, rows: list[dict], lanes: Lanes, cited: set[str]) -> str:
@@ -291,7 +286,7 @@ def _chart(v: Verdict, rows: list[dict], lanes: Lanes, cited: set[str], window: 
            label: str) -> str:
     t0, t1 = window
     n = len(lanes.lanes)
-    lane_h = 13.0 if n <= 40 else 10.0 if n <= 80 else 7.0 if n <= 160 else max(2.0, 1100.0 / n)
+    lane_h = 13.0 if n <= 40 else 10.0 if n <= 80 else 8.0 if n <= 200 else max(2.0, 1600.0 / n)
     x0, x1 = float(_LABEL_W), float(_W - _RIGHT)
     pw = x1 - x0
     height = _AXIS_H + n * lane_h + 8
@@ -322,9 +317,12 @@ def _chart(v: Verdict, rows: list[dict], lanes: Lanes, cited: set[str], window: 
         o.append(f"<line class=\"tick\" x1=\"{x:.1f}\" y1=\"{_AXIS_H - 6}\" x2=\"{x:.1f}\" y2=\"{height - 4:.0f}\"/>"
                  f"<text x=\"{x:.1f}\" y=\"{_AXIS_H - 10}\" text-anchor=\"middle\">{_tick_label(t, step)}</text>")
     o.append("</g>")
-    # lanes
+    # lanes (the root cause's lane is always labelled)
+    rc_ev = v.root_cause.evidence if v.root_cause else None
+    root_lane = event_lane({"rank": rc_ev.rank, "node": rc_ev.node}, lanes) if rc_ev else None
     prev_group = None
-    label_every = 1 if lane_h >= 7 else math.ceil(8 / lane_h)
+    # labels need ~10 units: every lane at 10 and up, else every 2nd, 3rd, ...
+    label_every = 1 if lane_h >= 10 else math.ceil(10 / lane_h)
     for i, lane in enumerate(lanes.lanes):
         y = _AXIS_H + i * lane_h
         o.append(f"<g class=\"lane\" data-lane=\"{_e(lane.key)}\" data-group=\"{_e(lane.group)}\">")
@@ -339,10 +337,10 @@ def _chart(v: Verdict, rows: list[dict], lanes: Lanes, cited: set[str], window: 
                 o.append(f"<text class=\"grp\" x=\"4\" y=\"{y + lane_h - 3:.1f}\">{_e(_short(lane.group, 14))}</text>")
             o.append(f"<text class=\"lbl\" x=\"{x0 - 6:.0f}\" y=\"{y + lane_h - 3:.1f}\" text-anchor=\"end\">"
                      f"{_e(lane.label)}</text>")
-        elif i % label_every == 0:
-            fs = min(11.0, lane_h + 1)
-            o.append(f"<text class=\"lbl\" x=\"{x0 - 6:.0f}\" y=\"{y + lane_h - 1:.1f}\" text-anchor=\"end\" "
-                     f"style=\"font-size:{fs:.0f}px\">{_e(_short(lane.label, 24))}</text>")
+        elif i % label_every == 0 or lane.key == root_lane:
+            cls = "lbl grp" if lane.key == root_lane else "lbl"
+            o.append(f"<text class=\"{cls}\" x=\"{x0 - 6:.0f}\" y=\"{y + lane_h - 0.5:.1f}\" text-anchor=\"end\" "
+                     f"style=\"font-size:{min(11.0, lane_h * label_every - 1):.0f}px\">{_e(_short(lane.label, 24))}</text>")
         prev_group = lane.group
         o.append(_lane_marks(b.cells.get(lane.key, {}), y, lane_h, x0, bw, cited))
         early = b.outside.get(lane.key)
@@ -485,7 +483,7 @@ def _collateral(v: Verdict) -> str:
         return head + "<p class=\"sub\">None.</p>"
     rows = "".join(
         f"<tr><td><b>{_e(c.title)}</b><br><span class=\"sub\">{_e(c.rule_id)} [{_e(c.category)}]</span></td>"
-        f"<td>{_e(_who_ranks(c.ranks, c.nodes))}</td><td>{_e(', '.join(c.nodes[:12]))}"
+        f"<td>{_e(who_ranks(c.ranks, c.nodes))}</td><td>{_e(', '.join(c.nodes[:12]))}"
         f"{' …' if len(c.nodes) > 12 else ''}</td><td>{c.count}</td><td>{_cite(c.first)}</td></tr>"
         for c in v.collateral
     )

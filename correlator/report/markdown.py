@@ -30,12 +30,12 @@ from correlator.report.common import (
     initiating_text,
     make_lanes,
     prepare,
-    ranges,
     smi_rows,
     span,
     status_line,
     time_window,
     who,
+    who_ranks,
     xid_rows,
 )
 from correlator.report.redact import redact as redact_text
@@ -126,16 +126,11 @@ def _summary(v: Verdict, events: pa.Table, facts: pa.Table) -> str:
     if v.first_deviating:
         rows.append(("First deviating line", _cite(v.first_deviating)))
     if v.collateral:
-        rows.append(("Collateral", _cell("; ".join(f"{c.title} on {_who_ranks(c.ranks, c.nodes)}"
+        rows.append(("Collateral", _cell("; ".join(f"{c.title} on {who_ranks(c.ranks, c.nodes)}"
                                                    for c in v.collateral[:4]))
                      + (f" and {len(v.collateral) - 4} more" if len(v.collateral) > 4 else "")))
     return "\n".join(["## Summary", "", "| | |", "|---|---|", *[f"| **{k}** | {val} |" for k, val in rows], ""])
 
-
-def _who_ranks(ranks: list[int], nodes: list[str]) -> str:
-    if ranks:
-        return f"{len(ranks)} rank{'s' if len(ranks) != 1 else ''} ({ranges(ranks)})"
-    return ", ".join(nodes) or "node-level"
 
 
 def _timeline(v: Verdict, events: pa.Table) -> str:
@@ -242,7 +237,7 @@ def _collateral(v: Verdict) -> str:
     out += ["| failure | rule | ranks | nodes | events | first |", "|---|---|---|---|---|---|"]
     for c in v.collateral:
         nodes = ", ".join(c.nodes[:8]) + (" …" if len(c.nodes) > 8 else "")
-        out.append(f"| {_cell(c.title)} | {_code(c.rule_id)} `[{c.category}]` | {_cell(_who_ranks(c.ranks, c.nodes))} | "
+        out.append(f"| {_cell(c.title)} | {_code(c.rule_id)} `[{c.category}]` | {_cell(who_ranks(c.ranks, c.nodes))} | "
                    f"{_cell(nodes)} | {c.count} | {_cite(c.first)} |")
     return "\n".join([*out, ""])
 
