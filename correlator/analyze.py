@@ -29,6 +29,7 @@ import pyarrow as pa
 from correlator.ingest import IngestOptions
 from correlator.query import open_timeline
 from correlator.rulebook import BLAME_TABLES_SQL, LoadedRule, create_findings, load_rules
+from correlator.spans import ranges
 from correlator.verdict import (
     ClockOffset,
     Collateral,
@@ -513,7 +514,7 @@ def _missing(
     out = []
     silent = [r for (r,) in con.execute("SELECT rank FROM ranks_without_logs ORDER BY rank").fetchall()]
     if silent:
-        out.append(f"rank(s) {_ranges(silent)} left no log in this directory: collect their output")
+        out.append(f"rank(s) {ranges(silent)} left no log in this directory: collect their output")
     kinds = {k for (k,) in con.execute("SELECT DISTINCT kind FROM events WHERE kind IS NOT NULL").fetchall()}
     if any(r["category"] == "nccl_timeout_hang" for r in collateral_rows) and not any(k.startswith("nccl.") for k in kinds):
         out.append("no NCCL lines: re-run with NCCL_DEBUG=INFO to see which peer or link failed")
@@ -521,18 +522,3 @@ def _missing(
         out.append("enable the flight recorder (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, TORCH_NCCL_DUMP_ON_TIMEOUT=1) "
                    "to see each rank's last collective")
     return out
-
-
-def _ranges(xs: list[int]) -> str:
-    out, start, prev = [], None, None
-    for x in xs:
-        if start is None:
-            start = prev = x
-        elif x == prev + 1:
-            prev = x
-        else:
-            out.append(f"{start}" if start == prev else f"{start}-{prev}")
-            start = prev = x
-    if start is not None:
-        out.append(f"{start}" if start == prev else f"{start}-{prev}")
-    return ",".join(out)

@@ -20,7 +20,6 @@ import re
 import shutil
 import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,6 +29,7 @@ import duckdb
 import pyarrow as pa
 
 from correlator.report.redact import redact_table, redact_verdict
+from correlator.spans import ranges
 from correlator.verdict import Evidence, Verdict
 
 if TYPE_CHECKING:
@@ -127,23 +127,6 @@ def prepare(
 
 
 # --------------------------------------------------------------------------- small helpers
-
-
-def ranges(xs: Iterable[int]) -> str:
-    """[0, 1, 2, 5] -> '0-2,5'."""
-    out: list[str] = []
-    start = prev = None
-    for x in sorted(set(xs)):
-        if start is None:
-            start = prev = x
-        elif x == prev + 1:
-            prev = x
-        else:
-            out.append(str(start) if start == prev else f"{start}-{prev}")
-            start = prev = x
-    if start is not None:
-        out.append(str(start) if start == prev else f"{start}-{prev}")
-    return ",".join(out)
 
 
 def fmt_ts(ts: datetime | None, with_date: bool = True) -> str:

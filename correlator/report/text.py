@@ -2,25 +2,10 @@
 
 from __future__ import annotations
 
+from correlator.spans import ranges
 from correlator.verdict import Evidence, Verdict
 
 _WIDTH = 110
-
-
-def _ranges(xs: list[int]) -> str:
-    out: list[str] = []
-    start = prev = None
-    for x in sorted(xs):
-        if start is None:
-            start = prev = x
-        elif x == prev + 1:
-            prev = x
-        else:
-            out.append(str(start) if start == prev else f"{start}-{prev}")
-            start = prev = x
-    if start is not None:
-        out.append(str(start) if start == prev else f"{start}-{prev}")
-    return ",".join(out)
 
 
 def _where(e: Evidence) -> str:
@@ -98,7 +83,7 @@ def render(v: Verdict) -> str:
         add("")
         add("Collateral (echoes of the root cause):")
         for c in v.collateral:
-            ranks = f"ranks {_ranges(c.ranks)}" if c.ranks else "node-level"
+            ranks = f"ranks {ranges(c.ranks)}" if c.ranks else "node-level"
             add(f"  {c.title} on {ranks} ({c.count} events) [{c.rule_id}]")
             add(f"    first: {_where(c.first)}")
 
