@@ -1545,7 +1545,7 @@ def size_plan(plan: Plan, size_bytes: int) -> Plan:
 # --------------------------------------------------------------------------- writing
 
 
-_JOB_FILES = ("launcher.log", "truth.json")
+_JOB_FILES = ("launcher.log", "truth.json", ".correlatorignore")
 
 
 def _prepare_out_dir(out: Path) -> None:
@@ -1634,6 +1634,8 @@ def generate_job(
     (out / "launcher.log").write_text(launcher_text(plan, fates, reports), encoding="utf-8")
     result = truth(plan, fates, reports)
     (out / "truth.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    # the answer key sits beside the logs: keep it out of the analysis
+    (out / ".correlatorignore").write_text("# the expected verdict, not a log\ntruth.json\n", encoding="utf-8")
     return result
 
 

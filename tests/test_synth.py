@@ -196,6 +196,7 @@ def test_regenerating_into_a_previous_job_replaces_it(tmp_path: Path) -> None:
     synth.generate_job(tmp_path, ranks=4, nodes=1, size="300KB", seed=1)
     assert len(rank_files(tmp_path)) == 4
     assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".correlatorignore",  # keeps truth.json out of the analysis
         "gpu-node-00",
         "launcher.log",
         "truth.json",
