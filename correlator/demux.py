@@ -76,29 +76,24 @@ def _pdsh_ok(host: pl.Expr) -> pl.Expr:
     return host.str.contains(r"\d") & ~host.str.contains(_NOT_HOSTS)
 
 
-def strip_prefixes(
-    df: pl.DataFrame, text_col: str = "text", rows: pl.Series | None = None
-) -> pl.DataFrame:
-    """Peel wrapper prefixes off ``text_col``; add ``OUTPUT_COLUMNS`` and ``prefixes``.
+def strip_prefixes(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
+    """Peel wrapper prefixes off ``text_col``; add the ``OUTPUT_COLUMNS``.
 
     The first (outermost) occurrence of a field wins: an outer ``[rank3]:``
     beats an inner one only if it came first, which is how the stacks are
-    nested in practice. ``rows`` limits the work to some rows (e.g. pieces of
-    a split line); columns already present are kept and only filled where null.
+    nested in practice. Columns already present are kept and only filled where null.
     """
     missing = [c for c in OUTPUT_COLUMNS if c not in df.columns]
     out = df.with_columns(
         pl.lit(None, dtype=pl.Int32 if c in _INT_COLS else pl.Utf8).alias(c) for c in missing
     )
-    if rows is None:
-        rows = pl.Series([True] * out.height, dtype=pl.Boolean)
-    active = rows if out.height else None
+    active = pl.repeat(True, out.height, eager=True) if out.height else None
     for _ in range(MAX_PASSES):
         if active is None or not active.any():
             break
         text = out.get_column(text_col)
         first = text.str.slice(0, 1)
-        matched_any = pl.Series([False] * out.height)
+        matched_any = pl.repeat(False, out.height, eager=True)
         updates: dict[str, pl.Series] = {}
         new_text = text
         for p in PREFIXES:

@@ -342,12 +342,6 @@ def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
     return f"TRY_CAST({val} AS INTEGER)"
 
 
-FINDINGS_COLUMNS = (
-    "rule_id", "role", "category", "benign", "rank", "printed_by", "node", "local_rank", "file", "line_no", "line_end",
-    "ts", "ts_aligned", "level", "kind", "template", "message",
-)
-
-
 def match_sql(rules: list[LoadedRule], source: str = "events") -> str:
     """One query returning a row per (rule, matching event) of ``source``.
 
