@@ -2,13 +2,20 @@
 
 See ``parsers.base`` for the contract. The work per batch:
 
-1. one Aho-Corasick pass (``str.extract_many``) lists the triggers in every message;
-2. (row, pattern) pairs come from a join with the trigger table, never a loop over rows;
-3. per pattern, its regex runs on its candidate rows only; named groups become
+1. the messages are reduced to their distinct *digit shapes* (``correlator.shapes``):
+   a training log is mostly the same few hundred lines with different numbers;
+2. on the shapes, one Aho-Corasick pass (``str.extract_many``) lists the triggers,
+   (shape, pattern) pairs come from a join with the trigger table, and each
+   pattern's regex runs on its candidate shapes only; named groups become
    attrs, ``lvl*`` groups the level, ``logger`` the source of Python logging lines;
-4. per row, the winning pattern names ``kind``: other patterns beat envelopes
+3. per shape, the winning pattern names ``kind``: other patterns beat envelopes
    (the OOM line beats the traceback around it), earlier patterns beat later ones;
-   attrs of all matching patterns are merged, the winner's value first per key.
+   attrs of all matching patterns are merged, the winner's value first per key;
+4. back on the rows: a shape's answer is every row's answer, except the values
+   that contain digits, which are cut out of each row at the position the
+   group matched in the shape. Rows whose shape meets a pattern that is not
+   digit-invariant (a literal ``Xid 79``, a ``post`` function) or whose
+   positions cannot be confirmed are matched line by line, as in step 2.
 """
 
 from __future__ import annotations
@@ -18,12 +25,17 @@ from functools import cache
 
 import polars as pl
 
+from correlator.shapes import digit_invariant, digit_shapes, shape_of
 from parsers import LEVEL_WORDS, PATTERNS
 from parsers.base import Pattern
 
 ATTR_TYPE = pl.List(pl.Struct({"key": pl.Utf8, "value": pl.Utf8}))
+# attrs while matching: which pattern each value came from (to find its position)
+_SRC_ATTR_TYPE = pl.List(pl.Struct({"key": pl.Utf8, "value": pl.Utf8, "pat": pl.Int32}))
 FILL_COLUMNS = ("rank", "local_rank", "pid")
 _NON_ATTR_GROUPS = re.compile(r"^lvl\d*$")
+# Past this share of distinct shapes, matching rows directly is cheaper.
+_SHAPES_WORTH_IT = 0.5
 
 # Python logger name prefix -> source.
 _LOGGER_SOURCES = (
@@ -38,17 +50,34 @@ _LOGGER_SOURCES = (
 _KERNEL_TS_FORMATS = ("dmesg_T", "dmesg_iso", "dmesg_raw", "dmesg")
 # Fallback: a level word near the start of a stamped line, and rich's level column.
 _LEVEL_NEAR_START = r"^.{0,64}?\b(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b"
+# Per-message results, before the row's other columns are consulted.
+_MATCH_SCHEMA = {
+    "kind": pl.Utf8, "source": pl.Utf8, "level": pl.Utf8, "logger": pl.Utf8,
+    **{f"fill_{c}": pl.Int32 for c in FILL_COLUMNS}, "epoch_s": pl.Int64,
+    **{f"src_fill_{c}": pl.Int32 for c in FILL_COLUMNS}, "src_epoch_s": pl.Int32,
+}
 
 
 @cache
-def _trigger_table() -> pl.DataFrame:
-    rows = [(t, i) for i, p in enumerate(PATTERNS) for t in p.triggers]
-    return pl.DataFrame(rows, schema={"trig": pl.Utf8, "pat": pl.Int32}, orient="row")
+def _shape_safe(idx: int) -> bool:
+    """May pattern ``idx`` run on shapes instead of lines?"""
+    p = PATTERNS[idx]
+    if p.post is not None:  # arbitrary code may look at the digits
+        return False
+    if p.regex is None:
+        return not any(ch.isdigit() for t in p.triggers for ch in t)
+    return digit_invariant(p.regex)
 
 
 @cache
-def _triggers() -> list[str]:
-    return sorted({t for p in PATTERNS for t in p.triggers})
+def _trigger_table(shaped: bool) -> pl.DataFrame:
+    rows = {(shape_of(t) if shaped else t, i) for i, p in enumerate(PATTERNS) for t in p.triggers}
+    return pl.DataFrame(sorted(rows), schema={"trig": pl.Utf8, "pat": pl.Int32}, orient="row")
+
+
+@cache
+def _triggers(shaped: bool) -> list[str]:
+    return sorted(set(_trigger_table(shaped).get_column("trig").to_list()))
 
 
 @cache
@@ -61,6 +90,14 @@ def _fast(regex: str) -> str:
     # Unicode word boundaries keep Rust's regex off its fast DFA; log text is
     # matched on ASCII words, so ASCII boundaries mean the same here.
     return regex.replace(r"\b", r"(?-u:\b)")
+
+
+@cache
+def _py_regex(idx: int) -> re.Pattern[str] | None:
+    try:
+        return re.compile(PATTERNS[idx].regex or "")
+    except re.error:
+        return None
 
 
 def _apply_pattern(
@@ -130,13 +167,257 @@ def _apply_pattern(
     return facts, long
 
 
-def _extra_long(ev: pl.DataFrame, extra_attrs: dict[str, str]) -> pl.DataFrame | None:
-    """Columns the engine learned itself (e.g. a pdsh host), as long-form attrs."""
+def _match_rows(msg: pl.Series, shaped: bool) -> pl.DataFrame:
+    """The parsers' answer for each message, aligned with ``msg`` (``_MATCH_SCHEMA``
+    plus ``attrs`` with each value's pattern).
+
+    ``shaped``: ``msg`` holds digit shapes; patterns that are not shape-safe are
+    skipped and the rows they could have matched are flagged ``unsure``.
+    """
+    n = msg.len()
+    hits = msg.str.extract_many(_triggers(shaped), overlapping=True)
+    pairs = (
+        pl.DataFrame({"row": pl.int_range(n, dtype=pl.UInt32, eager=True), "trig": hits})
+        .filter(pl.col("trig").list.len() > 0)
+        .explode("trig")
+        .join(_trigger_table(shaped), on="trig")
+        .select("row", "pat")
+        .unique()
+    )
+    unsure = pl.repeat(False, n, dtype=pl.Boolean, eager=True)
+    if shaped and pairs.height:
+        safe = pairs.get_column("pat").map_elements(_shape_safe, return_dtype=pl.Boolean) \
+            if pairs.height < 64 else _safe_flags(pairs.get_column("pat"))
+        unsafe_rows = pairs.filter(~safe).get_column("row").unique()
+        if unsafe_rows.len():
+            unsure = unsure.scatter(unsafe_rows, True)
+        pairs = pairs.filter(safe)
+    facts_parts, attr_parts = [], []
+    for (pat,), grp in pairs.partition_by("pat", as_dict=True, maintain_order=True).items():
+        got = _apply_pattern(pat, PATTERNS[pat], grp.get_column("row").sort(), msg)
+        if got is not None:
+            facts_parts.append(got[0])
+            attr_parts.append(got[1])
+    out = pl.DataFrame({"row": pl.int_range(n, dtype=pl.UInt32, eager=True), "unsure": unsure})
+    if not facts_parts:
+        return out.with_columns(
+            *[pl.lit(None, dtype=t).alias(c) for c, t in _MATCH_SCHEMA.items()],
+            pl.lit(None, dtype=_SRC_ATTR_TYPE).alias("attrs"),
+        )
+    # priority: any pattern before an envelope, then registry order
+    found = pl.concat(facts_parts, how="vertical_relaxed").sort(["row", "envelope", "pat"])
+    per_row = found.unique(subset="row", keep="first", maintain_order=True).select("row", "kind")
+    for col in ("source", "level", "logger", *[f"fill_{c}" for c in FILL_COLUMNS], "epoch_s"):
+        first = found.drop_nulls(col).unique(subset="row", keep="first", maintain_order=True)
+        keep = [col, pl.col("pat").alias(f"src_{col}")] if col.startswith(("fill_", "epoch")) else [col]
+        per_row = per_row.join(first.select("row", *keep), on="row", how="left")
+    # merge every matching pattern's attrs; the winner's value first per key
+    attrs = (
+        pl.concat(attr_parts, how="vertical_relaxed")
+        .sort(["row", "envelope", "pat"], maintain_order=True)
+        .unique(subset=["row", "key"], keep="first", maintain_order=True)
+        .group_by("row", maintain_order=True)
+        .agg(pl.struct("key", "value", "pat").alias("attrs"))
+    )
+    per_row = per_row.join(attrs, on="row", how="left")
+    return out.join(per_row, on="row", how="left", maintain_order="left").select(
+        "row", "unsure", *[pl.col(c).cast(t) for c, t in _MATCH_SCHEMA.items()],
+        pl.col("attrs").cast(_SRC_ATTR_TYPE),
+    )
+
+
+def _safe_flags(pats: pl.Series) -> pl.Series:
+    table = pl.Series([_shape_safe(i) for i in range(len(PATTERNS))], dtype=pl.Boolean)
+    return table.gather(pats)
+
+
+def _drop_src(attrs: pl.Expr) -> pl.Expr:
+    return attrs.list.eval(
+        pl.struct(pl.element().struct.field("key"), pl.element().struct.field("value"))
+    ).cast(ATTR_TYPE)
+
+
+_OUT_COLUMNS = ("kind", "source", "level", "logger", *[f"fill_{c}" for c in FILL_COLUMNS], "epoch_s")
+
+
+def _finish(df: pl.DataFrame) -> pl.DataFrame:
+    return df.select("row", *_OUT_COLUMNS, _drop_src(pl.col("attrs")).alias("attrs"))
+
+
+def match_messages(
+    msg: pl.Series, shapes: pl.Series | None = None, codes: pl.Series | None = None
+) -> pl.DataFrame:
+    """Kind, source, level, logger, fills, epoch_s and attrs of each message, in order.
+
+    ``shapes``/``codes`` (from ``digit_shapes(msg)``) may be passed in when the
+    caller has them already.
+    """
+    n = msg.len()
+    if shapes is None or codes is None:
+        shapes, codes = digit_shapes(msg)
+    if n == 0 or shapes.len() > _SHAPES_WORTH_IT * n:
+        return _finish(_match_rows(msg, shaped=False)).drop("row")
+    per = _match_rows(shapes, shaped=True)
+    plan = _Plan.build(shapes, per)
+    fin = _finish(per).drop("row")
+    mode = plan.mode.gather(codes)
+    row = pl.int_range(n, dtype=pl.UInt32, eager=True)
+    parts = []
+    exact = row.filter(mode == _EXACT)
+    if exact.len():
+        parts.append(fin.gather(codes.gather(exact)).with_columns(row=exact))
+    slotted = row.filter(mode == _SLOTS)
+    if slotted.len():
+        parts.append(plan.cut(slotted, codes.gather(slotted), msg.gather(slotted), fin))
+    redo = row.filter(mode == _REDO)
+    if redo.len():
+        parts.append(_finish(_match_rows(msg.gather(redo), shaped=False)).with_columns(row=redo))
+    return pl.concat([p.select("row", *_OUT_COLUMNS, "attrs") for p in parts]).sort("row").drop("row")
+
+
+_EXACT, _SLOTS, _REDO = 0, 1, 2
+
+
+class _Plan:
+    """Per shape: can its answer be used as is, with digit values cut, or not at all?"""
+
+    def __init__(self, mode: pl.Series, buckets: dict[int, pl.DataFrame]) -> None:
+        self.mode = mode  # UInt8 per shape
+        # slotted shapes by their number of attrs: code, key_j/value_j/start_j/len_j, fill and epoch positions
+        self.buckets = buckets
+
+    @classmethod
+    def build(cls, shapes: pl.Series, per: pl.DataFrame) -> _Plan:
+        has_digits = (
+            pl.col("attrs").list.eval(pl.element().struct.field("value").str.contains("0", literal=True)).list.any()
+            .fill_null(False)
+            | pl.any_horizontal([pl.col(f"fill_{c}").is_not_null() for c in FILL_COLUMNS])
+            | pl.col("epoch_s").is_not_null()
+        )
+        flags = per.select(pl.col("unsure"), has_digits.alias("digits"))
+        mode = [
+            _REDO if unsure else (_SLOTS if digits else _EXACT)
+            for unsure, digits in flags.iter_rows()
+        ]
+        by_k: dict[int, list[dict]] = {}
+        need = [i for i, m in enumerate(mode) if m == _SLOTS]
+        if need:
+            sub = per.gather(need).select("attrs", *[f"{p}fill_{c}" for c in FILL_COLUMNS for p in ("", "src_")],
+                                          "epoch_s", "src_epoch_s")
+            texts = shapes.gather(need).to_list()
+            for i, text, rec in zip(need, texts, sub.iter_rows(named=True), strict=True):
+                slot = _locate(text, rec)
+                if slot is None:
+                    mode[i] = _REDO
+                else:
+                    by_k.setdefault(slot.pop("k"), []).append({"code": i, **slot})
+        buckets = {k: pl.DataFrame(rows, schema=_slot_schema(k), orient="row") for k, rows in by_k.items()}
+        return cls(pl.Series(mode, dtype=pl.UInt8), buckets)
+
+    def cut(self, rows: pl.Series, codes: pl.Series, msg: pl.Series, fin: pl.DataFrame) -> pl.DataFrame:
+        """The answer for ``rows`` of slotted shapes: the shape's, digit values cut from each message."""
+        df = pl.DataFrame({"row": rows, "code": codes, "m": msg})
+        cut = lambda s, ln: pl.col("m").str.slice(s, ln)  # noqa: E731
+        fills = [
+            pl.when(pl.col(f"fs_{c}").is_not_null()).then(cut(pl.col(f"fs_{c}"), pl.col(f"fl_{c}")))
+            .cast(pl.Int32, strict=False).alias(f"fill_{c}")
+            for c in FILL_COLUMNS
+        ]
+        epoch = (
+            pl.when(pl.col("es").is_not_null()).then(cut(pl.col("es"), pl.col("el")))
+            .cast(pl.Int64, strict=False).alias("epoch_s")
+        )
+        parts = []
+        for k, table in self.buckets.items():
+            part = df.join(table, on="code", how="inner")
+            if part.height == 0:
+                continue
+            entries = []
+            for j in range(k):
+                start = pl.col(f"s_{j}")
+                value = pl.when(start.is_not_null()).then(cut(start, pl.col(f"l_{j}"))).otherwise(pl.col(f"v_{j}"))
+                entries.append(pl.struct(pl.col(f"k_{j}").alias("key"), value.alias("value")))
+            # concat_arr, not concat_list: several times faster for structs
+            attrs = pl.concat_arr(entries).arr.to_list() if entries else pl.lit([], dtype=ATTR_TYPE)
+            same = fin.select("kind", "source", "level", "logger").gather(part.get_column("code"))
+            parts.append(
+                part.select("row", attrs.cast(ATTR_TYPE).alias("attrs"), *fills, epoch).hstack(same)
+            )
+        return pl.concat(parts).select("row", *_OUT_COLUMNS, "attrs")
+
+
+def _slot_schema(k: int) -> dict[str, pl.DataType]:
+    schema: dict[str, pl.DataType] = {"code": pl.UInt32}
+    for j in range(k):
+        schema |= {f"k_{j}": pl.Utf8, f"v_{j}": pl.Utf8, f"s_{j}": pl.Int64, f"l_{j}": pl.Int64}
+    schema |= {f"fs_{c}": pl.Int64 for c in FILL_COLUMNS} | {f"fl_{c}": pl.Int64 for c in FILL_COLUMNS}
+    return schema | {"es": pl.Int64, "el": pl.Int64}
+
+
+def _locate(text: str, rec: dict) -> dict | None:
+    """Character positions, in ``text`` (a shape), of the values that hold digits.
+
+    Python's ``re`` finds the spans; a value it does not reproduce exactly (a
+    dialect difference with the Rust engine) makes the shape's rows go line by line.
+    """
+    matches: dict[int, re.Match[str] | None] = {}
+
+    def span(pat: int, group: str, expect: str | None) -> tuple[int, int] | None:
+        if pat not in matches:
+            rx = _py_regex(pat)
+            matches[pat] = rx.search(text) if rx is not None else None
+        m = matches[pat]
+        if m is None or group not in m.groupdict() or m.group(group) is None:
+            return None
+        if expect is not None and m.group(group) != expect:
+            return None
+        s, e = m.span(group)
+        return s, e - s
+
+    out: dict = {"k": len(rec["attrs"] or [])}
+    for j, a in enumerate(rec["attrs"] or []):
+        out[f"k_{j}"], out[f"v_{j}"] = a["key"], a["value"]
+        out[f"s_{j}"] = out[f"l_{j}"] = None
+        if "0" in a["value"]:
+            got = span(a["pat"], a["key"], a["value"])
+            if got is None:
+                return None
+            out[f"s_{j}"], out[f"l_{j}"] = got
+    for c in FILL_COLUMNS:
+        out[f"fs_{c}"] = out[f"fl_{c}"] = None
+        if rec[f"fill_{c}"] is not None:
+            pat = rec[f"src_fill_{c}"]
+            group = next(g for g, col in PATTERNS[pat].fills.items() if col == c)
+            got = span(pat, group, None)
+            if got is None:
+                return None
+            out[f"fs_{c}"], out[f"fl_{c}"] = got
+    out["es"] = out["el"] = None
+    if rec["epoch_s"] is not None:
+        got = span(rec["src_epoch_s"], "epoch_s", None)
+        if got is None:
+            return None
+        out["es"], out["el"] = got
+    return out
+
+
+def _with_extras(ev: pl.DataFrame, extra_attrs: dict[str, str]) -> pl.DataFrame:
+    """Append attrs the engine learned itself (e.g. a pdsh host) after the parsers' own.
+
+    A parser's value wins over an extra of the same key. Only rows that have an
+    extra are touched.
+    """
     cols = [c for c in extra_attrs if c in ev.columns]
     if not cols:
-        return None
-    df = ev.select(
-        pl.int_range(ev.height, dtype=pl.UInt32).alias("row"),
+        return ev
+    any_extra = pl.any_horizontal([pl.col(c).is_not_null() & (pl.col(c) if ev.schema[c] == pl.Boolean else True)
+                                   for c in cols])
+    idx = ev.select(any_extra.alias("x")).to_series().arg_true()
+    if idx.len() == 0:
+        return ev
+    sub = ev.gather(idx).with_columns(pl.int_range(idx.len(), dtype=pl.UInt32).alias("_r"))
+    extra = sub.select(
+        "_r",
         *[
             (
                 pl.when(pl.col(c)).then(pl.lit("true"))
@@ -145,73 +426,45 @@ def _extra_long(ev: pl.DataFrame, extra_attrs: dict[str, str]) -> pl.DataFrame |
             ).alias(extra_attrs[c])
             for c in cols
         ],
+    ).unpivot(index="_r", variable_name="key", value_name="value").drop_nulls("value")
+    own = sub.select("_r", "attrs").explode("attrs").drop_nulls("attrs").unnest("attrs")
+    merged = (
+        pl.concat([own.with_columns(pl.lit(0).alias("_p")), extra.with_columns(pl.lit(1).alias("_p"))])
+        .sort(["_r", "_p"], maintain_order=True)
+        .unique(subset=["_r", "key"], keep="first", maintain_order=True)
+        .group_by("_r", maintain_order=True)
+        .agg(pl.struct("key", "value").alias("attrs"))
     )
-    long = df.unpivot(index="row", variable_name="key", value_name="value").drop_nulls("value")
-    return long.with_columns(pl.lit(len(PATTERNS), dtype=pl.Int32).alias("pat"), pl.lit(True).alias("envelope"))
+    fixed = pl.DataFrame({"_r": pl.int_range(idx.len(), dtype=pl.UInt32, eager=True), "_i": idx}).join(
+        merged, on="_r", how="left", maintain_order="left"
+    ).select("_i", pl.col("attrs").cast(ATTR_TYPE).alias("_fixed"))
+    return (
+        ev.with_row_index("_i")
+        .join(fixed, on="_i", how="left", maintain_order="left")
+        .with_columns(
+            pl.when(pl.col("_i").is_in(idx.implode())).then(pl.col("_fixed")).otherwise(pl.col("attrs")).alias("attrs")
+        )
+        .drop("_i", "_fixed")
+    )
 
 
-def classify(ev: pl.DataFrame, extra_attrs: dict[str, str] | None = None) -> pl.DataFrame:
+def classify(
+    ev: pl.DataFrame,
+    extra_attrs: dict[str, str] | None = None,
+    shapes: pl.Series | None = None,
+    codes: pl.Series | None = None,
+) -> pl.DataFrame:
     """Add ``kind``, ``source``, ``level``, ``attrs`` and fill rank/local_rank/pid/ts from content.
 
     ``ev`` needs ``message``, ``ts``, ``ts_format``, ``stream`` and the columns in
     ``FILL_COLUMNS``. ``extra_attrs`` maps other columns of ``ev`` to attr keys
-    (kept after the parsers' own attrs of the same key).
+    (kept after the parsers' own attrs of the same key). ``shapes``/``codes``:
+    ``digit_shapes(ev["message"])`` if the caller has it.
     """
-    n = ev.height
-    msg = ev.get_column("message")
-    hits = msg.str.extract_many(_triggers(), overlapping=True)
-    pairs = (
-        pl.DataFrame({"row": pl.int_range(n, dtype=pl.UInt32, eager=True), "trig": hits})
-        .filter(pl.col("trig").list.len() > 0)
-        .explode("trig")
-        .join(_trigger_table(), on="trig")
-        .select("row", "pat")
-        .unique()
-    )
-    facts_parts, attr_parts = [], []
-    for (pat,), grp in pairs.partition_by("pat", as_dict=True, maintain_order=True).items():
-        got = _apply_pattern(pat, PATTERNS[pat], grp.get_column("row").sort(), msg)
-        if got is not None:
-            facts_parts.append(got[0])
-            attr_parts.append(got[1])
-    extra = _extra_long(ev, extra_attrs or {})
-    if extra is not None and extra.height:
-        attr_parts.append(extra)
-    ev = ev.with_row_index("_row")
-    if facts_parts or attr_parts:
-        # priority: any pattern before an envelope, then registry order
-        found = (
-            pl.concat(facts_parts, how="vertical_relaxed").sort(["row", "envelope", "pat"])
-            if facts_parts
-            else pl.DataFrame(schema={"row": pl.UInt32, "kind": pl.Utf8, "source": pl.Utf8, "level": pl.Utf8,
-                                      "logger": pl.Utf8, "epoch_s": pl.Int64,
-                                      **{f"fill_{c}": pl.Int32 for c in FILL_COLUMNS}})
-        )
-        per_row = found.unique(subset="row", keep="first", maintain_order=True).select("row", "kind")
-        for col in ("source", "level", "logger", *[f"fill_{c}" for c in FILL_COLUMNS], "epoch_s"):
-            first = found.drop_nulls(col).unique(subset="row", keep="first", maintain_order=True)
-            per_row = per_row.join(first.select("row", col), on="row", how="left")
-        # merge every matching pattern's attrs; the winner's value first per key
-        attrs = (
-            pl.concat(attr_parts, how="vertical_relaxed")
-            .sort(["row", "envelope", "pat"], maintain_order=True)
-            .unique(subset=["row", "key"], keep="first", maintain_order=True)
-            .group_by("row", maintain_order=True)
-            .agg(pl.struct("key", "value").alias("attrs"))
-        )
-        per_row = per_row.join(attrs, on="row", how="left")
-        ev = ev.join(per_row, left_on="_row", right_on="row", how="left")
-    else:
-        ev = ev.with_columns(
-            pl.lit(None, dtype=pl.Utf8).alias("kind"),
-            pl.lit(None, dtype=pl.Utf8).alias("source"),
-            pl.lit(None, dtype=pl.Utf8).alias("level"),
-            pl.lit(None, dtype=pl.Utf8).alias("logger"),
-            pl.lit(None, dtype=ATTR_TYPE).alias("attrs"),
-            *[pl.lit(None, dtype=pl.Int32).alias(f"fill_{c}") for c in FILL_COLUMNS],
-            pl.lit(None, dtype=pl.Int64).alias("epoch_s"),
-        )
-    return _defaults(ev).drop("_row")
+    found = match_messages(ev.get_column("message"), shapes, codes)
+    ev = ev.hstack(found)
+    ev = _with_extras(ev, extra_attrs or {})
+    return _defaults(ev)
 
 
 def _logger_source() -> pl.Expr:

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from correlator.shapes import digit_shapes
+
 _CONTINUATION_SHAPES = (
     r"^(?:"
     r"frame #\d+"
@@ -60,60 +62,80 @@ _BLOCK_OPENERS = (
 _BLOCK_TS_FORMATS_INSIDE = ("nvsmi",)  # stamps that belong to the block itself
 
 
+def _static_flags(text: pl.Series) -> pl.DataFrame:
+    """Per line, what its text alone says; computed once per digit shape.
+
+    Every regex here treats all digits alike (tested), so a line's flags are
+    its shape's.
+    """
+    shapes, codes = digit_shapes(text)
+    t = pl.col("text")
+    blank = t.str.strip_chars().str.len_bytes() == 0
+    flags = pl.DataFrame({"text": shapes}).select(
+        blank.alias("blank"),
+        (t.str.contains(r"^[ \t]") & ~blank & ~t.str.contains(_INDENTED_BUT_OWN)).alias("indented"),
+        t.str.contains(_CONTINUATION_SHAPES).alias("shapes"),
+        t.is_in(list(_CHAIN_MARKERS)).alias("chain"),
+        t.str.starts_with("Traceback (most recent call last):").alias("tb_start"),
+        t.str.contains(_BLOCK_OPENERS).alias("opener_line"),
+        t.str.starts_with("PyTorch version: ").alias("torch_version"),
+        (t == "Collecting environment information...").alias("collecting"),
+        t.str.contains(_EXCEPTION_LINE).alias("exc_line"),
+    )
+    return flags.gather(codes)
+
+
 def continuation_flags(df: pl.DataFrame) -> pl.Series:
     """Boolean per row: does this line continue the event above it (same stream)?
 
     Expects columns ``text``, ``stream`` (any hashable key), ``ts`` and
     ``ts_format``; rows must be in file order.
     """
-    text = pl.col("text")
-    prev = lambda e: e.shift(1).over("stream")  # noqa: E731
-    blank = text.str.strip_chars().str.len_bytes() == 0
-    indented = text.str.contains(r"^[ \t]") & ~blank & ~text.str.contains(_INDENTED_BUT_OWN)
-    shapes = text.str.contains(_CONTINUATION_SHAPES)
-    chain = text.is_in(list(_CHAIN_MARKERS))
-    tb_start = text.str.starts_with("Traceback (most recent call last):")
+    static = _static_flags(df.get_column("text"))
+    df = pl.concat([df.select("stream", "ts", "ts_format"), static], how="horizontal")
+    # A file of one stream (a per-rank log) needs no windows: they cost a group-by each.
+    one_stream = df.get_column("stream").n_unique() <= 1
+    within = (lambda e: e) if one_stream else (lambda e: e.over("stream"))
+    prev = lambda e: within(e.shift(1))  # noqa: E731
+    blank, indented, chain = pl.col("blank"), pl.col("indented"), pl.col("chain")
+    tb_start = pl.col("tb_start")
     tb_chained = tb_start & (prev(chain) | (prev(blank) & prev(prev(chain))))
-    opener = text.str.contains(_BLOCK_OPENERS) & ~(
-        text.str.starts_with("PyTorch version: ")
-        & (prev(text) == "Collecting environment information...").fill_null(False)
-    )
+    opener = pl.col("opener_line") & ~(pl.col("torch_version") & prev(pl.col("collecting")).fill_null(False))
     stamped_outside = pl.col("ts").is_not_null() & ~pl.col("ts_format").is_in(
         list(_BLOCK_TS_FORMATS_INSIDE)
     ).fill_null(False)
-    block = (
+    block = within(
         pl.when(opener).then(pl.lit(True))
         .when(stamped_outside).then(pl.lit(False))
         .otherwise(pl.lit(None, dtype=pl.Boolean))
-        .forward_fill().over("stream")
-        .fill_null(False)
-    )
-    cont = (blank | indented | shapes | tb_chained | (block & ~opener)).fill_null(False)
-    # A blank line before a chained-exception marker belongs to the traceback too,
-    # and so does one before a NCCL WARN (NCCL prints "\n" before every WARN).
+        .forward_fill()
+    ).fill_null(False)
+    cont = (blank | indented | pl.col("shapes") | tb_chained | (block & ~opener)).fill_null(False)
     flags = df.select(
         cont.alias("cont"),
-        indented.alias("indented"),
-        text.str.contains(_EXCEPTION_LINE).alias("exc_line"),
-        tb_start.alias("tb_start"),
+        indented,
+        pl.col("exc_line"),
+        tb_start,
         pl.col("stream"),
     )
     # The exception line closing a traceback: right after an indented frame line,
     # while the stream is inside a traceback (a "Traceback" line was seen and no
     # ordinary line started an event since; chained tracebacks stay inside).
     flags = flags.with_columns(
-        pl.when(pl.col("tb_start")).then(pl.lit(True))
-        .when(~pl.col("cont") & ~pl.col("exc_line")).then(pl.lit(False))
-        .otherwise(pl.lit(None, dtype=pl.Boolean))
-        .forward_fill().over("stream")
+        within(
+            pl.when(pl.col("tb_start")).then(pl.lit(True))
+            .when(~pl.col("cont") & ~pl.col("exc_line")).then(pl.lit(False))
+            .otherwise(pl.lit(None, dtype=pl.Boolean))
+            .forward_fill()
+        )
         .fill_null(False)
         .alias("in_tb")
     )
     closes_tb = (
         ~pl.col("cont")
         & pl.col("exc_line")
-        & pl.col("indented").shift(1).over("stream").fill_null(False)
-        & pl.col("in_tb").shift(1).over("stream").fill_null(False)
+        & prev(pl.col("indented")).fill_null(False)
+        & prev(pl.col("in_tb")).fill_null(False)
     )
     return flags.select((pl.col("cont") | closes_tb).alias("cont")).to_series()
 
@@ -134,12 +156,12 @@ def fold(df: pl.DataFrame, carry_cols: list[str]) -> pl.DataFrame:
         )
     cont = continuation_flags(df)
     df = df.with_columns(cont.alias("_cont"))
+    one_stream = df.get_column("stream").n_unique() <= 1
+    within = (lambda e: e) if one_stream else (lambda e: e.over("stream"))
     df = df.with_columns(
-        pl.col("_cont").not_().cum_sum().over("stream").alias("_eid"),
+        within(pl.col("_cont").not_().cum_sum()).alias("_eid"),
         # rows of multi-line events: continuations and the lines they continue
-        (pl.col("_cont") | pl.col("_cont").shift(-1).over("stream").fill_null(False)).alias(
-            "_multi"
-        ),
+        (pl.col("_cont") | within(pl.col("_cont").shift(-1)).fill_null(False)).alias("_multi"),
     )
     singles = df.filter(~pl.col("_multi")).select(
         "line_no",

@@ -45,6 +45,7 @@ from correlator.discover import InputFile, discover
 from correlator.fold import fold
 from correlator.problems import Problem, ProblemLog
 from correlator.read import iter_line_batches
+from correlator.shapes import digit_shapes
 from correlator.templates import templates
 from correlator.timeline import EVENT_SCHEMA, FILE_SCHEMA, SCHEMA_VERSION
 from correlator.timestamps import parse_timestamps
@@ -160,7 +161,9 @@ def _lines_to_events(
     if facts.node_level:
         ev = ev.with_columns(pl.lit(None, dtype=pl.Int32).alias("rank"), pl.lit(None, dtype=pl.Int32).alias("local_rank"))
 
-    ev = classify(ev, extra_attrs=_EXTRA_ATTRS)
+    shapes, codes = digit_shapes(ev.get_column("message"))
+    ev = classify(ev, extra_attrs=_EXTRA_ATTRS, shapes=shapes, codes=codes)
+    ev = ev.with_columns(templates(ev.get_column("message"), shapes, codes))
 
     ev = _estimate_ts(ev, state)
     return ev.select(
@@ -175,7 +178,7 @@ def _lines_to_events(
         pl.col("ts"),
         pl.col("ts_estimated"),
         pl.col("level"),
-        templates(ev.get_column("message")).alias("template"),
+        pl.col("template"),
         pl.col("message"),
         pl.col("attrs").cast(ATTR_TYPE),
         pl.col("line_end"),

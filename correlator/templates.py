@@ -1,14 +1,18 @@
 """Message templates: the same event on different ranks gets the same template.
 
 Variable parts (stamps, numbers, hex ids, addresses, paths, NCCL host:pid:tid
-headers) are masked with one combined regex, run once per *distinct* message
-(NCCL init chatter and collateral errors repeat across ranks; computing them
-per line would redo the same work thousands of times).
+headers) are masked with one combined regex. The regex runs on a message's
+digit shape (``correlator.shapes``), so it runs once per distinct shape: a
+training log's hundreds of thousands of ``step N loss X`` lines are one shape,
+and NCCL chatter and collateral errors repeat across ranks. A template is by
+definition the mask of the shape, so it never depends on which digits a line had.
 """
 
 from __future__ import annotations
 
 import polars as pl
+
+from correlator.shapes import digit_shapes
 
 # Order matters: the alternation is tried left to right at each position.
 _MASKS = (
@@ -26,7 +30,7 @@ _TOKEN = (
 
 
 def mask(messages: pl.Series) -> pl.Series:
-    """Template for each message (vectorised; call on distinct messages)."""
+    """The masked form of each (shaped) message."""
     out = messages.str.replace_all(r"\r", "")
     for pattern, repl in _MASKS:
         out = out.str.replace(pattern, repl)
@@ -35,18 +39,23 @@ def mask(messages: pl.Series) -> pl.Series:
     return out.str.replace_all(r"<\*>(?:[-:., T/_]*<\*>)+", "<*>")
 
 
-def templates(messages: pl.Series) -> pl.Series:
-    """Templates for a column of messages, computed once per distinct message.
+def _key(messages: pl.Series) -> pl.Series:
+    """What is templated: the first line, plus the last line of a multi-line event.
 
-    Only the first line of a multi-line event is templated, plus the last line
-    of a traceback (its exception line): the frames carry paths and line numbers
-    that differ between builds but not between ranks of one job.
+    A traceback's frames carry paths and line numbers that differ between
+    builds but not between ranks of one job; its last line is the exception.
     """
     head = messages.str.split_exact("\n", 1).struct.field("field_0")
-    last = pl.when(messages.str.contains("\n")).then(
+    last = pl.when(messages.str.contains("\n", literal=True)).then(
         pl.lit(" … ") + messages.str.extract(r"\n([^\n]*)\s*$", 1)
     )
-    key = pl.select(pl.concat_str([head, last.fill_null("")])).to_series()
-    uniq = key.unique()
-    lookup = pl.DataFrame({"key": uniq, "template": mask(uniq)})
-    return pl.DataFrame({"key": key}).join(lookup, on="key", how="left", maintain_order="left")["template"]
+    return pl.select(pl.concat_str([head, last.fill_null("")])).to_series()
+
+
+def templates(
+    messages: pl.Series, shapes: pl.Series | None = None, codes: pl.Series | None = None
+) -> pl.Series:
+    """The template of each message; ``shapes``/``codes`` = ``digit_shapes(messages)`` if known."""
+    if shapes is None or codes is None:
+        shapes, codes = digit_shapes(messages)
+    return mask(_key(shapes)).gather(codes).alias("template")

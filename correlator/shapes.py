@@ -1,0 +1,114 @@
+"""Digit shapes: the same text with every ASCII digit 1-9 written as ``0``.
+
+Log lines repeat: a training job prints the same ``step N loss X`` line, the
+same NCCL chatter and the same collective errors on every rank, differing only
+in numbers. Every pattern this engine applies that uses digits only through
+classes treating all ten alike (``\\d``, ``\\w``, ``[0-9a-f]``, ``.``) gives
+the same answer on a line and on its shape, and its capture groups sit at the
+same character positions. So the expensive work (trigger search, regexes,
+templates) runs once per distinct shape, and only the values that contain a
+digit are cut out of each line, by position.
+
+The mapping is one vectorised pass over the Arrow string buffer (digits are
+single bytes in UTF-8, so offsets and validity are untouched) and one
+dictionary encoding.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.compute as pc
+
+__all__ = ["digit_shapes", "shape_of"]
+
+_BYTE = pl.col("b")
+_SHAPED = (
+    pl.when(_BYTE.is_between(ord("1"), ord("9"))).then(pl.lit(ord("0"), pl.UInt8)).otherwise(_BYTE)
+)
+
+
+def shape_of(text: str) -> str:
+    """The shape of one string (reference for tests and docs)."""
+    return text.translate(str.maketrans("123456789", "000000000"))
+
+
+def _shape_array(arr: pa.Array) -> pa.Array:
+    if not pa.types.is_large_string(arr.type):
+        arr = arr.cast(pa.large_string())
+    validity, offsets, data = arr.buffers()
+    if data is None:
+        return arr
+    raw = pa.Array.from_buffers(pa.uint8(), data.size, [None, data])
+    shaped = pl.DataFrame({"b": raw}).select(_SHAPED).to_series().to_arrow()
+    return pa.LargeStringArray.from_buffers(
+        len(arr), offsets, shaped.buffers()[1], validity, arr.null_count, arr.offset
+    )
+
+
+def digit_shapes(texts: pl.Series) -> tuple[pl.Series, pl.Series]:
+    """(distinct shapes, code per row into them) for a String Series.
+
+    ``shapes.gather(codes)`` is the shape of every row; nulls keep a null code.
+    """
+    chunks = texts.to_arrow()
+    if isinstance(chunks, pa.ChunkedArray):
+        chunks = chunks.combine_chunks() if chunks.num_chunks != 1 else chunks.chunk(0)
+    encoded = pc.dictionary_encode(_shape_array(chunks))
+    shapes = pl.Series(texts.name, encoded.dictionary, dtype=pl.String)
+    codes = pl.Series("code", encoded.indices).cast(pl.UInt32)
+    return shapes, codes
+
+
+_DIGITS = range(ord("0"), ord("9") + 1)
+
+
+def _sub_invariant(items: object) -> bool:
+    """Walk a parsed regex (``re._parser`` tree); False at the first digit-specific part."""
+    import re._constants as c
+
+    for op, av in items:  # type: ignore[attr-defined]
+        if op in (c.LITERAL, c.NOT_LITERAL):
+            if av in _DIGITS:
+                return False
+        elif op is c.IN:
+            for iop, iav in av:
+                if iop is c.LITERAL and iav in _DIGITS:
+                    return False
+                if iop is c.RANGE:
+                    lo, hi = iav
+                    covered = len(range(max(lo, 48), min(hi, 57) + 1))
+                    if covered not in (0, 10):
+                        return False
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            if not _sub_invariant(av[2]):
+                return False
+        elif op is c.SUBPATTERN:
+            if not _sub_invariant(av[3]):
+                return False
+        elif op is c.BRANCH:
+            if not all(_sub_invariant(b) for b in av[1]):
+                return False
+        elif op in (c.ASSERT, c.ASSERT_NOT):
+            if not _sub_invariant(av[1]):
+                return False
+        elif op is c.ATOMIC_GROUP:
+            if not _sub_invariant(av):
+                return False
+        elif op in (c.GROUPREF, c.GROUPREF_EXISTS):
+            return False  # a back-reference compares the digits themselves
+    return True
+
+
+def digit_invariant(regex: str) -> bool:
+    """Does ``regex`` treat all ten digits alike (so it may run on shapes)?
+
+    No digit literal, no character range covering only some digits, no
+    back-reference. A regex Python cannot parse counts as not invariant.
+    """
+    import re._parser as parser
+
+    try:
+        return _sub_invariant(parser.parse(regex))
+    except Exception:
+        return False

@@ -1,0 +1,94 @@
+"""Digit shapes and the work done once per shape (classify, templates, fold flags)."""
+
+from __future__ import annotations
+
+import random
+
+import polars as pl
+import pytest
+
+from correlator import fold
+from correlator.classify import _finish, _match_rows, _shape_safe, match_messages
+from correlator.shapes import digit_invariant, digit_shapes, shape_of
+from correlator.templates import templates
+from parsers import PATTERNS
+
+
+def test_shapes_map_every_row_back():
+    texts = pl.Series(["step 12 loss 3.5", "step 99 loss 0.1", "", "naïve 7 ✓", "no digits", "step 40 loss 2.0"])
+    shapes, codes = digit_shapes(texts)
+    assert shapes.gather(codes).to_list() == [shape_of(t) for t in texts.to_list()]
+    assert shapes.len() == 4  # the three step lines are one shape
+    assert shape_of("rank 17 of 64") == "rank 00 of 00"
+
+
+def test_shapes_of_a_sliced_chunked_series():
+    texts = pl.concat([pl.Series(["a1", "b2"]), pl.Series(["a3", "c"])], rechunk=False).slice(1, 3)
+    shapes, codes = digit_shapes(texts)
+    assert shapes.gather(codes).to_list() == ["b0", "a0", "c"]
+
+
+@pytest.mark.parametrize(
+    ("regex", "invariant"),
+    [
+        (r"step (?P<step>\d+)", True),
+        (r"[0-9a-fA-F]{8}", True),
+        (r"x{10,}\s+\w", True),
+        (r"Xid 79", False),  # a digit literal
+        (r"[1-9]\d*", False),  # a range covering some digits
+        (r"(a)\1", False),  # a back-reference
+        (r"\p{L}", False),  # not Python syntax: not trusted
+    ],
+)
+def test_digit_invariance(regex, invariant):
+    assert digit_invariant(regex) is invariant
+
+
+def _with_other_digits(line: str, rng: random.Random) -> str:
+    return "".join(str(rng.randrange(10)) if ch.isdigit() else ch for ch in line)
+
+
+def test_matching_by_shape_equals_matching_each_line():
+    """Every parser example, repeated with other digits, classified both ways."""
+    rng = random.Random(7)
+    lines = [ex for p in PATTERNS for ex in p.examples]
+    lines += [_with_other_digits(ex, rng) for ex in lines for _ in range(3)]
+    msg = pl.Series("message", lines)
+    shapes, _ = digit_shapes(msg)
+    assert shapes.len() <= 0.5 * msg.len(), "the shape path must be the one under test"
+    direct = _finish(_match_rows(msg, shaped=False)).drop("row")
+    by_shape = match_messages(msg)
+    assert by_shape.columns == direct.columns
+    for col in direct.columns:
+        assert by_shape[col].to_list() == direct[col].to_list(), col
+
+
+def test_digit_values_are_cut_from_each_line():
+    msg = pl.Series("message", [f"2024-05-01 12:00:0{i},123 - INFO - __main__ - step {i * 7} loss {i}.5" for i in range(10)])
+    got = match_messages(msg)
+    steps = [dict((a["key"], a["value"]) for a in attrs)["step"] for attrs in got["attrs"].to_list()]
+    assert steps == [str(i * 7) for i in range(10)]
+    assert set(got["kind"].to_list()) == {"app.step_metrics"}
+
+
+def test_patterns_that_see_digits_are_not_run_on_shapes():
+    unsafe = {p.name for i, p in enumerate(PATTERNS) if not _shape_safe(i)}
+    assert "nccl.comm_init" in unsafe  # "0x" is a digit literal
+    assert all(not _shape_safe(i) for i, p in enumerate(PATTERNS) if p.post is not None)
+
+
+def test_templates_ignore_numbers_hosts_and_addresses():
+    got = templates(pl.Series([
+        "gpu-node-01:4242:4300 [3] NCCL INFO comm 0x55d26ea5f0c0 rank 3 nranks 64 - Init COMPLETE",
+        "gpu-node-07:99:101 [0] NCCL INFO comm 0x7f93441fe5b0 rank 60 nranks 64 - Init COMPLETE",
+        "saving to /ckpt/run-7/step_100.pt took 3.5s",
+        "Traceback (most recent call last):\n  File \"a.py\", line 3, in f\nValueError: bad batch 12",
+    ])).to_list()
+    assert got[0] == got[1] == "<host>:<pid>:<tid> [<*>] NCCL INFO comm <*> rank <*> nranks <*> - Init COMPLETE"
+    assert got[2] == "saving to <*> took <*>s"
+    assert got[3] == "Traceback (most recent call last): … ValueError: bad batch <*>"
+
+
+def test_fold_flags_regexes_are_digit_invariant():
+    for regex in (fold._CONTINUATION_SHAPES, fold._INDENTED_BUT_OWN, fold._EXCEPTION_LINE, fold._BLOCK_OPENERS):
+        assert digit_invariant(regex), regex
