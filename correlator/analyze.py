@@ -172,6 +172,13 @@ def _verdict(
         "UPDATE findings SET ts_aligned = ts - to_microseconds(CAST(round(o.offset_s * 1e6) AS BIGINT)) "
         "FROM clock_offsets o WHERE o.node = findings.node AND o.applied"
     )
+    edges = sorted({(lr.rule.id, t) for lr in rules for t in lr.rule.leads_to}
+                   | {(c, lr.rule.id) for lr in rules for c in lr.rule.preceded_by})
+    con.register("rule_edges_arrow", pa.table({"cause": [c for c, _ in edges], "effect": [e for _, e in edges]},
+                                              schema=pa.schema([("cause", pa.string()), ("effect", pa.string())])))
+    con.execute("CREATE OR REPLACE TEMP TABLE rule_edges AS SELECT * FROM rule_edges_arrow")
+    con.unregister("rule_edges_arrow")
+    con.execute(_sql("bounds.sql"))
     if baseline_templates is not None:
         con.execute("CREATE TEMP TABLE baseline_templates (template VARCHAR)")
         con.executemany("INSERT INTO baseline_templates VALUES (?)", [[t] for t in baseline_templates])
@@ -200,7 +207,7 @@ def _verdict(
         con,
         """SELECT f.*, d.n_ranks FROM findings f
            LEFT JOIN template_spread d ON d.template = f.template
-           WHERE f.role = 'root' ORDER BY f.ts_aligned NULLS LAST, f.file, f.line_no""",
+           WHERE f.role = 'root' ORDER BY coalesce(f.ts_aligned, f.ts_bound) NULLS LAST, f.file, f.line_no""",
     )
     collateral_rows = _rows(
         con, "SELECT * FROM findings WHERE role = 'collateral' ORDER BY ts_aligned NULLS LAST, file, line_no"
@@ -353,9 +360,12 @@ def _hypotheses(
         if key in hyps:
             continue
         hyps[key] = _Hyp(
-            rule=lr, category=lr.rule.category, rank=r["rank"], node=r["node"], ts=_epoch(r["ts_aligned"]),
+            rule=lr, category=lr.rule.category, rank=r["rank"], node=r["node"],
+            ts=_epoch(r["ts_aligned"] or r.get("ts_bound")),
             evidence=_ev(r), base=lr.rule.weight, n_ranks_same=len(ranks_per_rule[r["rule_id"]]),
         )
+        if r["ts_aligned"] is None and r.get("ts_bound") is not None:
+            hyps[key].notes.append("no wall-clock stamp: placed no later than the failure it caused")
     # An all-ranks failure is one hypothesis, not one per rank: the same root
     # signature on every known rank, close together in (aligned) time.
     first_step = con.execute("SELECT min(ts_aligned) FROM events WHERE kind = 'app.step_metrics'").fetchone()[0]
@@ -489,7 +499,7 @@ def _collateral(rows: list[dict], by_id: dict[str, LoadedRule], init_rank: int |
             rule_id=rule_id, category=rule.category, title=rule.title,
             ranks=sorted({r["rank"] for r in rs if r["rank"] is not None}),
             nodes=sorted({r["node"] for r in rs if r["node"] is not None}),
-            count=len(rs), first=_ev(rs[0]),
+            count=len({(r["file"], r["line_no"]) for r in rs}), first=_ev(rs[0]),
         ))
     return sorted(out, key=lambda c: (-len(c.ranks), -c.count))
 

@@ -120,9 +120,12 @@ class Rule(_Strict):
     # Seen in healthy runs too: never a first deviating line by itself.
     benign: bool = False
     # Whom a match blames, when not the printing rank: a launcher line about a
-    # child ("attr:failed_rank", "attr:failed_local_rank" on the same node), a peer
-    # named in the message ("attr:peer_rank"), or a GPU by PCI address ("attr:pci":
-    # the rank whose NCCL init line has that bus id on the same node).
+    # child ("attr:failed_rank", "attr:failed_local_rank" on the same node; a pid,
+    # "attr:child_pid" / "attr:victim_pid": the rank whose own lines carry it or
+    # that a launcher line maps it to), a peer named in the message
+    # ("attr:peer_rank"), a GPU by PCI address ("attr:pci": the rank whose NCCL
+    # init line has that bus id on the same node), or a Slurm task list
+    # ("attr:tasks": one finding per task, when the job's tasks are its ranks).
     blames: str = Field(default="rank", pattern=r"^(rank|attr:[a-z_]+)$")
     # job: the evidence is about the whole job (a scheduler cancelling it), so a
     # verdict it wins says "all ranks", not one rank or node.
@@ -301,10 +304,32 @@ SELECT DISTINCT job, rank, node FROM events WHERE rank IS NOT NULL;
 CREATE OR REPLACE TEMP TABLE blame_local AS
 SELECT DISTINCT local_rank, node, rank FROM events WHERE local_rank IS NOT NULL AND rank IS NOT NULL;
 CREATE OR REPLACE TEMP TABLE blame_pid AS
-SELECT DISTINCT pid, node, rank FROM events WHERE pid IS NOT NULL AND rank IS NOT NULL;
+SELECT DISTINCT pid, node, rank FROM events WHERE pid IS NOT NULL AND rank IS NOT NULL
+UNION
+-- launcher lines naming a child by pid, with the rank attribution learned for it
+SELECT DISTINCT TRY_CAST(attrs['child_pid'] AS INTEGER), node, TRY_CAST(attrs['child_rank'] AS INTEGER)
+FROM events WHERE kind IN ('torchrun.closing_signal', 'torchrun.worker_failed', 'torchrun.failure_entry',
+                           'torchrun.forced_kill', 'deepspeed.launcher_spawn', 'deepspeed.killing_subprocess')
+  AND attrs['child_rank'] IS NOT NULL;
 CREATE OR REPLACE TEMP TABLE blame_bus AS
 SELECT DISTINCT ltrim(lower(attrs['bus_id']), '0') AS bus, node, rank FROM events
 WHERE kind = 'nccl.comm_init' AND rank IS NOT NULL;
+-- Slurm task ids are global ranks when Slurm starts one task per rank: the job's
+-- `srun -l` labelled lines then have a rank equal to their task id (ingest's own
+-- assumption), and none names another rank or a torchrun local rank (with one
+-- torchrun per task, a task is a node).
+CREATE OR REPLACE TEMP TABLE tasks_are_ranks AS
+SELECT count(*) > 0 AND bool_and(local_rank IS NULL AND rank IS NOT DISTINCT FROM TRY_CAST(attrs['task'] AS INTEGER)) AS yes
+FROM events WHERE (rank IS NOT NULL OR local_rank IS NOT NULL) AND attrs['task'] IS NOT NULL;
+-- "0-3" / "0,2,5-7" (srun's task lists) -> [0, 1, 2, 3] / [0, 2, 5, 6, 7]; NULL if malformed or huge
+CREATE OR REPLACE TEMP MACRO task_ranges(s) AS list_transform(string_split(s, ','), lambda t: [
+    TRY_CAST(split_part(t, '-', 1) AS INTEGER),
+    coalesce(TRY_CAST(nullif(split_part(t, '-', 2), '') AS INTEGER), TRY_CAST(split_part(t, '-', 1) AS INTEGER))]);
+CREATE OR REPLACE TEMP MACRO task_list(s) AS
+    CASE WHEN list_bool_and(list_transform(task_ranges(s), lambda r: r[1] IS NOT NULL AND r[2] - r[1] BETWEEN 0 AND 65535))
+         THEN flatten(list_transform(task_ranges(s),
+                                     lambda r: list_transform(range(r[1], r[2] + 1), lambda x: CAST(x AS INTEGER))))
+    END;
 """
 """Small lookup tables (one row per process or report) that ``blamed_rank_sql``
 and rules' SQL conditions use, so a rule never re-scans the whole timeline per
@@ -313,11 +338,20 @@ finding: ``config_events`` (environment and configuration reports), ``rank_nodes
 
 
 def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
-    """SQL for the rank a match blames (see ``Rule.blames``); needs ``BLAME_TABLES_SQL``."""
+    """SQL for the rank a match blames (see ``Rule.blames``); needs ``BLAME_TABLES_SQL``.
+
+    ``attr:...tasks`` (a Slurm task list such as ``4-7``) blames several ranks: the
+    expression is then an ``unnest`` that yields one row per rank (or one NULL).
+    """
     if rule.blames == "rank":
         return f"{alias}.rank"
     key = rule.blames.split(":", 1)[1]
     val = f"{alias}.attrs[{_quote(key)}]"
+    if key.endswith("tasks"):
+        return (
+            f"unnest(CASE WHEN (SELECT yes FROM tasks_are_ranks) AND len(task_list({val})) > 0 "
+            f"THEN task_list({val}) ELSE [NULL::INTEGER] END)"
+        )
     # a launcher console without a node of its own speaks for its node's ranks
     same_node = f"({alias}.node IS NULL OR x.node = {alias}.node)"
     if key.endswith("local_rank"):

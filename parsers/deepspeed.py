@@ -66,9 +66,30 @@ PATTERNS = (
     Pattern(
         "deepspeed.launcher_exit",
         triggers=("exits with return code",),
-        regex=r"(?:'--local_rank=(?P<failed_local_rank>\d+)'.*)?exits with return code = (?P<exitcode>-?\d+)",
+        # launch.py's sigkill_handler logs f"{cmd} exits with return code = {rc}"
+        # where ``cmd`` is the argv of the *last process it spawned*, not of the one
+        # that failed (read in deepspeed/launcher/launch.py, 2021-2025): the local
+        # rank in it names no failed process, hence ``argv_local_rank``.
+        regex=r"(?:'--local_rank=(?P<argv_local_rank>\d+)'.*)?exits with return code = (?P<exitcode>-?\d+)",
         source=SOURCE,
         level="ERROR",
+    ),
+    Pattern(
+        "deepspeed.launcher_spawn",
+        triggers=("spawned with command:",),
+        # launch.py, right after Popen, once per child in local-rank order; the argv
+        # has --local_rank=N unless the launcher ran with --no_local_rank
+        regex=r"process (?P<child_pid>\d+) spawned with command: \[(?:.*?'--local_rank=(?P<child_local_rank>\d+)')?",
+        source=SOURCE,
+        # verbatim lines of two public DeepSpeed launcher logs in the code index
+        # (DeepSpeed 0.13-0.15, launch.py:253 / :256)
+        examples=(
+            "[2024-03-08 16:33:08,465] [INFO] [launch.py:253:main] process 57009 spawned with command: ['/root/miniconda3/envs/llm_test/bin/python', '-u', 'deepspeed_example.py', '--local_rank=0']",
+            "[2024-10-01 01:18:02,140] [INFO] [launch.py:256:main] process 199296 spawned with command: ['/tools/miniconda3/envs/finetune/bin/python', '-u', 'experiment-base-finetune_qwen_1.5-0_5B.py', '--local_rank=0']",
+        ),
+        near_misses=(
+            "[2024-03-20 20:31:29,210] [INFO] [launch.py:315:sigkill_handler] Killing subprocess 3353707",
+        ),
     ),
     Pattern(
         "deepspeed.killing_subprocess",

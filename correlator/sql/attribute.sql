@@ -35,25 +35,145 @@ SELECT DISTINCT
 FROM raw_events
 WHERE kind = 'torchrun.failure_entry' AND attr(attrs, 'failed_rank') IS NOT NULL;
 
+-- DeepSpeed's per-node launcher (deepspeed/launcher/launch.py; 04-deepspeed.md §5)
+-- prints the job's node -> global ranks table, the same on every node
+--   global_rank_mapping=defaultdict(<class 'list'>, {'gpu-node-01': [0, 1, 2, 3], ...})
+-- (the nodes in hostfile order, each node's global ranks in its local order), its own
+-- index in that table (`nnodes=2, num_local_procs=4, node_rank=1`) and every child it
+-- starts, in local order: `process 38861 spawned with command: [..., '--local_rank=1', ...]`.
+-- The child with --local_rank=L of table entry N is global rank mapping[N][L]. (Newer
+-- launchers pass L = rank % num_local_procs rather than the index; the two agree when
+-- every node runs as many processes, and only children where they agree are kept.)
+CREATE TEMP TABLE ds_mapping AS
+WITH texts AS (
+    SELECT DISTINCT attr(attrs, 'global_rank_mapping') AS m FROM raw_events
+    WHERE kind = 'deepspeed.world_info' AND attr(attrs, 'global_rank_mapping') IS NOT NULL
+),
+one AS (SELECT m FROM texts WHERE (SELECT count(*) FROM texts) = 1),  -- one launch, one table
+entries AS (
+    SELECT unnest(regexp_extract_all(m, '''([^'']*)'': \[', 1)) AS host,
+           unnest(regexp_extract_all(m, ': \[([0-9, ]*)\]', 1)) AS ranks,
+           unnest(range(len(regexp_extract_all(m, '''([^'']*)'': \[', 1)))) AS node_index
+    FROM one
+)
+SELECT CAST(node_index AS INTEGER) AS node_index, host,
+       list_transform(string_split(ranks, ','), lambda x: CAST(trim(x) AS INTEGER)) AS ranks,
+       count(*) OVER () AS n_nodes
+FROM entries WHERE trim(ranks) <> '';
+
+-- which table entry each launcher's output stream (file, pdsh host prefix) is
+CREATE TEMP TABLE ds_launcher AS
+SELECT file, coalesce(attr(attrs, 'host'), node) AS stream,
+       any_value(CAST(attr(attrs, 'node_rank') AS INTEGER)) AS node_rank
+FROM raw_events
+WHERE kind = 'deepspeed.world_info' AND attr(attrs, 'node_rank') IS NOT NULL
+GROUP BY ALL HAVING count(DISTINCT attr(attrs, 'node_rank')) = 1;
+
+CREATE TEMP TABLE ds_children AS
+WITH spawned AS (
+    SELECT file, coalesce(attr(attrs, 'host'), node) AS stream,
+           CAST(attr(attrs, 'child_pid') AS INTEGER) AS pid,
+           CAST(attr(attrs, 'child_local_rank') AS INTEGER) AS local_rank
+    FROM raw_events
+    WHERE kind = 'deepspeed.launcher_spawn' AND attr(attrs, 'child_local_rank') IS NOT NULL
+),
+placed AS (
+    SELECT s.*, coalesce(
+        (SELECT any_value(m.ranks) FROM ds_launcher l JOIN ds_mapping m ON m.node_index = l.node_rank
+         WHERE l.file = s.file AND l.stream IS NOT DISTINCT FROM s.stream),
+        (SELECT any_value(m.ranks) FROM ds_mapping m WHERE short_host(m.host) = short_host(s.stream)),
+        (SELECT any_value(m.ranks) FROM ds_mapping m WHERE m.n_nodes = 1)) AS ranks
+    FROM spawned s
+)
+SELECT short_host(stream) AS host, pid, local_rank, ranks[local_rank + 1] AS rank
+FROM placed
+WHERE ranks[local_rank + 1] IS NOT NULL AND ranks[local_rank + 1] % len(ranks) = local_rank;
+
+-- torchrun names most of its children only by pid: `Sending process P closing signal
+-- SIGTERM`. The agent starts its workers in local-rank order, one Popen after the
+-- other (SubprocessContext._start), and global rank = base + local rank
+-- (_assign_worker_ranks); so in one agent's output the k-th smallest child pid is
+-- local rank k, as long as the kernel handed out increasing pids. That is checked,
+-- not assumed: every pid whose local rank the agent prints (`failed (exitcode: N)
+-- local_rank: L (pid: P)`, the ChildFailedError table) must sit at position L, the
+-- signal lines (sent in local-rank order, SubprocessContext._close) must come in pid
+-- order, and the table must give one base. (An agent that restarted its workers in the
+-- same file fails the position check; a worker that had exited cleanly before the
+-- failure is in neither list and would shift the ones after it.)
+CREATE TEMP TABLE torchrun_children AS
+WITH lines AS (
+    SELECT file, node, line_no, kind,
+           CAST(attr(attrs, 'child_pid') AS INTEGER) AS pid,
+           TRY_CAST(attr(attrs, 'failed_local_rank') AS INTEGER) AS local_rank,
+           TRY_CAST(attr(attrs, 'failed_rank') AS INTEGER) AS rank
+    FROM raw_events
+    WHERE kind IN ('torchrun.closing_signal', 'torchrun.worker_failed', 'torchrun.failure_entry')
+      AND attr(attrs, 'child_pid') IS NOT NULL
+),
+children AS (
+    SELECT file, node, pid,
+           min(local_rank) AS local_rank, count(DISTINCT local_rank) AS n_local,
+           min(rank - local_rank) AS base, count(DISTINCT rank - local_rank) AS n_base,
+           min(line_no) FILTER (WHERE kind = 'torchrun.closing_signal') AS signal_line
+    FROM lines GROUP BY ALL
+),
+ordered AS (
+    SELECT *, row_number() OVER (PARTITION BY file, node ORDER BY pid) - 1 AS pos,
+           row_number() OVER (PARTITION BY file, node, signal_line IS NULL ORDER BY pid) AS by_pid,
+           row_number() OVER (PARTITION BY file, node, signal_line IS NULL ORDER BY signal_line) AS by_line
+    FROM children
+),
+agents AS (
+    SELECT file, node, min(base) AS base FROM ordered GROUP BY ALL
+    HAVING bool_and(n_local <= 1 AND n_base <= 1)
+       AND bool_and(local_rank IS NULL OR local_rank = pos)
+       AND bool_and(signal_line IS NULL OR by_pid = by_line)
+       AND count(DISTINCT base) = 1
+)
+SELECT o.file, o.node, o.pid, CAST(o.pos AS INTEGER) AS local_rank, CAST(a.base + o.pos AS INTEGER) AS rank
+FROM ordered o JOIN agents a ON a.file = o.file AND a.node IS NOT DISTINCT FROM o.node;
+
 CREATE TEMP TABLE pid_rank AS
 SELECT host, pid, any_value(rank) AS rank FROM (
     SELECT host, pid, rank FROM nccl_pid_rank
     UNION ALL
-    SELECT host, pid, rank FROM torchrun_failures WHERE pid IS NOT NULL)
+    SELECT host, pid, rank FROM torchrun_failures WHERE pid IS NOT NULL
+    UNION ALL
+    SELECT host, pid, rank FROM ds_children)
 GROUP BY ALL HAVING count(DISTINCT rank) = 1;
+
+-- A launcher line about a child (attr child_pid) gets the child's global rank as attr
+-- child_rank where the launcher's own lines tell it (above); rules blame through it.
+CREATE TEMP TABLE child_rank_lines AS
+SELECT e.file, e.line_no, e.kind, any_value(coalesce(t.rank, d.rank)) AS rank
+FROM raw_events e
+LEFT JOIN torchrun_children t
+  ON t.file = e.file AND t.node IS NOT DISTINCT FROM e.node AND t.pid = CAST(attr(e.attrs, 'child_pid') AS INTEGER)
+LEFT JOIN ds_children d
+  ON d.pid = CAST(attr(e.attrs, 'child_pid') AS INTEGER)
+ AND d.host IS NOT DISTINCT FROM short_host(coalesce(attr(e.attrs, 'host'), e.node))
+WHERE e.kind IN ('torchrun.closing_signal', 'torchrun.worker_failed', 'torchrun.failure_entry',
+                 'torchrun.forced_kill', 'deepspeed.launcher_spawn', 'deepspeed.killing_subprocess')
+  AND coalesce(t.rank, d.rank) IS NOT NULL
+GROUP BY ALL HAVING count(DISTINCT coalesce(t.rank, d.rank)) = 1 AND count(*) = 1;
 
 CREATE TEMP TABLE single_node AS
 SELECT count(DISTINCT node) <= 1 AS yes FROM raw_events WHERE node IS NOT NULL;
 
 CREATE TEMP TABLE local_rank_map AS
-SELECT host, local_rank, any_value(rank) AS rank
-FROM torchrun_failures GROUP BY ALL HAVING count(DISTINCT rank) = 1;
+SELECT host, local_rank, any_value(rank) AS rank FROM (
+    SELECT host, local_rank, rank FROM torchrun_failures
+    UNION ALL
+    SELECT host, local_rank, rank FROM ds_children)
+GROUP BY ALL HAVING count(DISTINCT rank) = 1;
 
 CREATE TEMP TABLE rank_host AS
 SELECT rank, any_value(host) AS host FROM (
     SELECT rank, host FROM nccl_pid_rank WHERE host IS NOT NULL
     UNION ALL
-    SELECT rank, host FROM torchrun_failures WHERE host IS NOT NULL)
+    SELECT rank, host FROM torchrun_failures WHERE host IS NOT NULL
+    UNION ALL
+    SELECT rank, host FROM ds_children WHERE host IS NOT NULL)
 GROUP BY ALL HAVING count(DISTINCT host) = 1;
 
 -- A job with one node and no torchrun table: torchrun's local rank is the global
@@ -118,8 +238,11 @@ SELECT
          THEN f.ts + to_years(CAST((SELECT y FROM job_year) - $PROVISIONAL_YEAR AS INTEGER))
          ELSE f.ts END AS ts_aligned,
     f.level, f.template, f.message,
-    map_from_entries(f.attrs) AS attrs,
+    map_from_entries(CASE WHEN c.rank IS NULL THEN f.attrs
+                          ELSE list_append(f.attrs, {'key': 'child_rank', 'value': CAST(c.rank AS VARCHAR)}) END)
+        AS attrs,
     f.line_end, f.kind
 FROM filled f
 LEFT JOIN file_node fn ON fn.file = f.file
-LEFT JOIN rank_host rh ON rh.rank = f.rank;
+LEFT JOIN rank_host rh ON rh.rank = f.rank
+LEFT JOIN child_rank_lines c ON c.file = f.file AND c.line_no = f.line_no AND c.kind = f.kind;

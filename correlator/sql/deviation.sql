@@ -28,7 +28,8 @@ CREATE OR REPLACE TEMP TABLE event_role AS
 SELECT file, line_no, arg_min(role, CASE role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 ELSE 3 END) AS role,
        arg_min(rule_id, CASE role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 ELSE 3 END) AS rule_id,
        arg_min(rank, CASE role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 ELSE 3 END) AS blamed,
-       bool_or(benign) AS benign
+       bool_or(benign) AS benign,
+       min(ts_bound) AS ts_bound  -- no stamp of its own: no later than this (bounds.sql)
 FROM findings GROUP BY file, line_no;
 
 CREATE OR REPLACE TEMP TABLE deviating AS
@@ -37,6 +38,7 @@ WITH sizes AS (
            (SELECT count(DISTINCT node) FROM events WHERE node IS NOT NULL) AS n_nodes_total
 )
 SELECT e.*, s.n_ranks, s.n_nodes, r.role AS rule_role, r.rule_id, coalesce(r.benign, false) AS benign,
+       r.ts_bound,
        coalesce(r.blamed, e.rank) AS subject_rank,
        CASE
          WHEN $USE_BASELINE THEN 'its template never appears in the healthy baseline'
@@ -63,16 +65,19 @@ WHERE kind = 'app.step_metrics' AND rank IS NOT NULL GROUP BY rank;
 
 -- Candidates for the first deviating line, in the order they are preferred:
 -- the earliest second first; within a second, root-cause signatures before
--- unexplained errors before echoes; then the rarest template.
+-- unexplained errors before echoes; then the rarest template. A line without a
+-- wall-clock stamp sorts at its upper bound, ahead of lines stamped at that time.
 CREATE OR REPLACE TEMP TABLE first_deviating_candidates AS
 SELECT d.*,
        coalesce(p.t > d.ts_aligned + INTERVAL 5 SECOND, false) AS survived,
-       row_number() OVER (ORDER BY date_trunc('second', ts_aligned) NULLS LAST,
+       row_number() OVER (ORDER BY date_trunc('second', coalesce(ts_aligned, ts_bound)) NULLS LAST,
                                    CASE rule_role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 WHEN 'context' THEN 3 ELSE 1 END,
                                    n_ranks,
                                    -- a whole-second stamp means "some time in that second"
-                                   ts_aligned + CASE WHEN epoch_us(ts_aligned) % 1000000 = 0
-                                                     THEN INTERVAL 999 MILLISECOND ELSE INTERVAL 0 SECOND END,
+                                   coalesce(ts_aligned, ts_bound)
+                                     + CASE WHEN epoch_us(coalesce(ts_aligned, ts_bound)) % 1000000 = 0
+                                            THEN INTERVAL 999 MILLISECOND ELSE INTERVAL 0 SECOND END,
+                                   ts_aligned IS NOT NULL,
                                    file, line_no) AS sort_key
 FROM deviating d
 LEFT JOIN last_progress p ON p.rank = d.subject_rank
