@@ -403,6 +403,29 @@ def match_sql(rules: list[LoadedRule], source: str = "events") -> str:
     )
 
 
+def _candidate_filter(rule: Rule) -> str:
+    """What a row must pass to be a candidate of ``rule``, evaluated in the one scan.
+
+    The column filters and, unless it holds a subquery (run later on the few
+    candidates only), the rule's SQL condition too: a rule on a common kind
+    (every ``app.step_metrics`` line) must not turn millions of rows into candidates.
+    """
+    cheap, sql = _predicate_parts(rule)
+    if sql and not re.search(r"\bselect\b", sql, re.IGNORECASE):
+        return f"({cheap}) AND ({sql})" if cheap else f"({sql})"
+    return cheap
+
+
+def _text_only(rule: Rule) -> bool:
+    m = rule.match
+    return bool(m.regex) and not (m.kind or m.source or m.level or m.attrs)
+
+
+def _gate_part(rule: Rule) -> str:
+    lit = required_literal(rule.match.regex or "")
+    return re.escape(lit) if lit else (rule.match.regex or "")
+
+
 def create_findings(con: duckdb.DuckDBPyConnection, rules: list[LoadedRule], source: str = "events") -> None:
     """Table ``findings``: every (rule, matching event) of ``source``.
 
@@ -410,10 +433,18 @@ def create_findings(con: duckdb.DuckDBPyConnection, rules: list[LoadedRule], sou
     (``rule_candidates``, small); the rules then run on those rows only. Reading
     the message column once instead of once per rule is most of the cost.
     """
-    cheap = [(lr, _predicate_parts(lr.rule)[0]) for lr in rules]
+    cheap = [(lr, _candidate_filter(lr.rule)) for lr in rules]
     scanned = [lr for lr, c in cheap if c]
-    unfiltered = [lr for lr, c in cheap if not c]  # SQL-only rules see every row
-    ors = " OR ".join(f"({c})" for _, c in cheap if c) or "false"
+    unfiltered = [lr for lr, c in cheap if not c]  # rules whose only test is a subquery
+    # Rules that test only the message share one gate: a single regex pass (RE2
+    # runs an alternation as one automaton) instead of one pass per rule.
+    by_text = [c for lr, c in cheap if c and _text_only(lr.rule)]
+    by_columns = [c for lr, c in cheap if c and not _text_only(lr.rule)]
+    ors = [f"({c})" for c in by_columns]
+    if by_text:
+        gate = "|".join(f"(?:{_gate_part(lr.rule)})" for lr, c in cheap if c and _text_only(lr.rule))
+        ors.append(f"(regexp_matches(e.message, {_quote(gate)}) AND ({' OR '.join(f'({c})' for c in by_text)}))")
+    ors = " OR ".join(ors) or "false"
     con.execute(f"CREATE OR REPLACE TEMP TABLE rule_candidates AS SELECT * FROM {source} e WHERE {ors}")
     parts = [match_sql(scanned, source="rule_candidates")] if scanned else []
     if unfiltered:
