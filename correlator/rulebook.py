@@ -538,7 +538,7 @@ def _example_events(con: duckdb.DuckDBPyConnection, text: str) -> None:
     ev = _lines_to_events(lines, 1, "example.log", PathFacts(), "example", "UTC", _StreamState())
     con.register("_example", ev.to_arrow())
     con.execute(
-        "CREATE OR REPLACE TEMP TABLE events AS SELECT * EXCLUDE (ts_needs_year, part) "
+        "CREATE OR REPLACE TEMP TABLE events AS SELECT * EXCLUDE (ts_needs_year, part, host_attr) "
         "REPLACE (map_from_entries(attrs) AS attrs), ts AS ts_aligned FROM _example"
     )
     con.execute(BLAME_TABLES_SQL)

@@ -3,7 +3,7 @@
 -- Mapping tables are tiny (one row per process or file); the big table is only
 -- ever scanned, joined against them and written once.
 
-CREATE MACRO attr(a, k) AS list_extract(list_filter(a, lambda x: x.key = k), 1).value;
+CREATE MACRO attr(a, k) AS a[k];
 -- NCCL cuts host names at the first dot, torchrun prints the FQDN (01-nccl.md §1)
 CREATE MACRO short_host(h) AS nullif(split_part(h, '.', 1), '');
 
@@ -183,66 +183,86 @@ SELECT (SELECT yes FROM single_node)
    AND NOT EXISTS (SELECT 1 FROM torchrun_failures WHERE rank <> local_rank)
    AS yes;
 
-CREATE VIEW stage_a AS
-SELECT e.* REPLACE (
-    coalesce(e.rank, p.rank,
-             CASE WHEN e.local_rank IS NOT NULL THEN
-                 (SELECT l.rank FROM local_rank_map l
-                  WHERE l.local_rank = e.local_rank
-                    AND (l.host = short_host(e.node) OR (SELECT yes FROM single_node))
-                  LIMIT 1)
-             END,
-             CASE WHEN (SELECT yes FROM local_is_global) THEN e.local_rank END) AS rank)
-FROM raw_events e
-LEFT JOIN pid_rank p
-  ON e.rank IS NULL AND p.pid = e.pid
- AND (p.host IS NULL OR p.host = short_host(coalesce(attr(e.attrs, 'host'), e.node)));
-
 -- One rank per file (or per tee'd local-rank stream of a file): a per-rank file
 -- whose traceback says [rank2]: is rank 2's file. Launcher consoles are exempt:
 -- a child's traceback in them does not make the agent's lines that child's.
 CREATE TEMP TABLE launcher_files AS
 SELECT DISTINCT file FROM raw_events WHERE source IN ('torchrun', 'slurm');
 
+-- Everything below decides an event's rank and node from six columns, and a job
+-- has only a few hundred distinct combinations of them: decide per combination,
+-- then join the events to the answer once.
+CREATE TEMP TABLE combos AS
+SELECT DISTINCT file, rank, local_rank, pid, node, host_attr FROM raw_events;
+
+-- The rank from the line itself, else its process (pid_rank), its local rank on
+-- its host (local_rank_map), or on a single-node job its local rank.
+CREATE TEMP TABLE combo_a AS
+WITH by_pid AS (
+    SELECT c.file, c.rank, c.local_rank, c.pid, c.node, c.host_attr, min(p.rank) AS pid_rank
+    FROM combos c
+    LEFT JOIN pid_rank p
+      ON c.rank IS NULL AND p.pid = c.pid
+     AND (p.host IS NULL OR p.host = short_host(coalesce(c.host_attr, c.node)))
+    GROUP BY ALL
+)
+SELECT b.* EXCLUDE (pid_rank),
+       coalesce(b.rank, b.pid_rank,
+                CASE WHEN b.local_rank IS NOT NULL THEN
+                    (SELECT min(l.rank) FROM local_rank_map l
+                     WHERE l.local_rank = b.local_rank
+                       AND (l.host = short_host(b.node) OR (SELECT yes FROM single_node)))
+                END,
+                CASE WHEN (SELECT yes FROM local_is_global) THEN b.local_rank END) AS rank_a
+FROM by_pid b;
+
 CREATE TEMP TABLE stream_rank AS
-SELECT file, local_rank, any_value(rank) AS rank
-FROM stage_a WHERE rank IS NOT NULL
-GROUP BY ALL HAVING count(DISTINCT rank) = 1;
+SELECT file, local_rank, any_value(rank_a) AS rank
+FROM combo_a WHERE rank_a IS NOT NULL
+GROUP BY ALL HAVING count(DISTINCT rank_a) = 1;
 
 -- A file without a node in its path takes the one NCCL host its lines name.
 CREATE TEMP TABLE file_node AS
 SELECT file, any_value(h) AS node FROM (
-    SELECT file, short_host(attr(attrs, 'host')) AS h FROM raw_events
-    WHERE source = 'nccl' AND attr(attrs, 'host') IS NOT NULL)
+    SELECT DISTINCT file, short_host(host_attr) AS h FROM raw_events
+    WHERE source = 'nccl' AND host_attr IS NOT NULL)
 GROUP BY ALL HAVING count(DISTINCT h) = 1;
 
-CREATE VIEW events AS
+CREATE TEMP TABLE combo_final AS
 WITH filled AS (
-    SELECT a.* REPLACE (
-        coalesce(a.rank,
-                 CASE WHEN a.file NOT IN (SELECT file FROM launcher_files) OR a.local_rank IS NOT NULL
-                      THEN s.rank END) AS rank)
-    FROM stage_a a
+    SELECT a.*,
+           coalesce(a.rank_a,
+                    CASE WHEN a.file NOT IN (SELECT file FROM launcher_files) OR a.local_rank IS NOT NULL
+                         THEN s.rank END) AS final_rank
+    FROM combo_a a
     LEFT JOIN stream_rank s
       ON s.file = a.file AND s.local_rank IS NOT DISTINCT FROM a.local_rank
 )
-SELECT
-    f.job,
-    coalesce(f.node, fn.node, rh.host) AS node,
-    f.rank, f.local_rank, f.pid, f.source, f.file, f.line_no,
-    CASE WHEN f.ts_needs_year
-         THEN f.ts + to_years(CAST((SELECT y FROM job_year) - $PROVISIONAL_YEAR AS INTEGER))
-         ELSE f.ts END AS ts,
-    f.ts_estimated,
-    CASE WHEN f.ts_needs_year
-         THEN f.ts + to_years(CAST((SELECT y FROM job_year) - $PROVISIONAL_YEAR AS INTEGER))
-         ELSE f.ts END AS ts_aligned,
-    f.level, f.template, f.message,
-    map_from_entries(CASE WHEN c.rank IS NULL THEN f.attrs
-                          ELSE list_append(f.attrs, {'key': 'child_rank', 'value': CAST(c.rank AS VARCHAR)}) END)
-        AS attrs,
-    f.line_end, f.kind
+SELECT f.file, f.rank, f.local_rank, f.pid, f.node, f.host_attr, f.final_rank,
+       coalesce(f.node, fn.node, rh.host) AS final_node
 FROM filled f
 LEFT JOIN file_node fn ON fn.file = f.file
-LEFT JOIN rank_host rh ON rh.rank = f.rank
-LEFT JOIN child_rank_lines c ON c.file = f.file AND c.line_no = f.line_no AND c.kind = f.kind;
+LEFT JOIN rank_host rh ON rh.rank = f.final_rank;
+
+CREATE VIEW events AS
+SELECT
+    e.job,
+    c.final_node AS node,
+    c.final_rank AS rank, e.local_rank, e.pid, e.source, e.file, e.line_no,
+    CASE WHEN e.ts_needs_year
+         THEN e.ts + to_years(CAST((SELECT y FROM job_year) - $PROVISIONAL_YEAR AS INTEGER))
+         ELSE e.ts END AS ts,
+    e.ts_estimated,
+    CASE WHEN e.ts_needs_year
+         THEN e.ts + to_years(CAST((SELECT y FROM job_year) - $PROVISIONAL_YEAR AS INTEGER))
+         ELSE e.ts END AS ts_aligned,
+    e.level, e.template, e.message,
+    CASE WHEN cr.rank IS NULL THEN e.attrs
+         ELSE map_concat(e.attrs, MAP {'child_rank': CAST(cr.rank AS VARCHAR)}) END AS attrs,
+    e.line_end, e.kind
+FROM raw_events e
+JOIN combo_final c
+  ON c.file = e.file AND c.rank IS NOT DISTINCT FROM e.rank
+ AND c.local_rank IS NOT DISTINCT FROM e.local_rank AND c.pid IS NOT DISTINCT FROM e.pid
+ AND c.node IS NOT DISTINCT FROM e.node AND c.host_attr IS NOT DISTINCT FROM e.host_attr
+LEFT JOIN child_rank_lines cr ON cr.file = e.file AND cr.line_no = e.line_no AND cr.kind = e.kind;
