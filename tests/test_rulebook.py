@@ -108,3 +108,28 @@ def test_import_seed_encyclopedia_entry(tmp_path):
     assert lr.rule.category == "config_error" and lr.rule.evidence.kind == "secondhand"
     assert json.loads(seed.read_text())["signature"] == lr.rule.signature
     assert all(r.ok for r in check_examples(rules))  # its regex matches its own signature
+
+
+def test_rule_candidates_apply_the_rules_row_conditions():
+    """A rule on a common kind (every step line) with a row-level SQL condition must
+    not make every step line a candidate, and must still find the one that matches."""
+    import duckdb
+
+    from correlator.rulebook import BLAME_TABLES_SQL, create_findings
+
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TABLE events AS SELECT 'j' AS job, 'n0' AS node, (i % 4)::INTEGER AS rank, NULL::INTEGER AS local_rank, "
+        "NULL::INTEGER AS pid, 'app' AS source, 'rank' || (i % 4) || '.log' AS file, i::BIGINT AS line_no, "
+        "i::BIGINT AS line_end, TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_seconds(i) AS ts, "
+        "TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_seconds(i) AS ts_aligned, 'INFO' AS level, "
+        "'app.step_metrics' AS kind, 'step <*> loss <*>' AS template, "
+        "'step ' || i || ' loss ' || CASE WHEN i = 7777 THEN 'nan' ELSE '2.5' END AS message, "
+        "MAP {'step': i::VARCHAR, 'loss': CASE WHEN i = 7777 THEN 'nan' ELSE '2.5' END} AS attrs "
+        "FROM range(20000) t(i)"
+    )
+    con.execute(BLAME_TABLES_SQL)
+    rules = [lr for lr in load_rules() if lr.rule.id == "app-loss-nonfinite"]
+    create_findings(con, rules)
+    assert con.execute("SELECT count(*) FROM rule_candidates").fetchone()[0] == 1
+    assert con.execute("SELECT rule_id, line_no FROM findings").fetchall() == [("app-loss-nonfinite", 7777)]
