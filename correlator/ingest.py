@@ -245,6 +245,8 @@ _STAGE1_SCHEMA = pa.schema(
         pa.field("host_attr", pa.string()),
     ]
 )
+# Low-cardinality columns of the parts; dictionary-encoding messages only costs time.
+_DICTIONARY_COLUMNS = ["job", "node", "source", "file", "level", "template", "kind", "host_attr"]
 _ATTR_LIST = pa.list_(pa.struct([("key", pa.string()), ("value", pa.string())]))
 
 
@@ -304,7 +306,9 @@ def _work_on(
     try:
         for table in _file_events(f, job, opts.tz, opts, problems):
             if writer is None:
-                writer = pq.ParquetWriter(path, _STAGE1_SCHEMA, compression="lz4")
+                writer = pq.ParquetWriter(
+                    path, _STAGE1_SCHEMA, compression="lz4", use_dictionary=_DICTIONARY_COLUMNS
+                )
             writer.write_table(table)
             events += table.num_rows
             if table.num_rows:
