@@ -186,8 +186,7 @@ def _match_rows(msg: pl.Series, shaped: bool) -> pl.DataFrame:
     )
     unsure = pl.repeat(False, n, dtype=pl.Boolean, eager=True)
     if shaped and pairs.height:
-        safe = pairs.get_column("pat").map_elements(_shape_safe, return_dtype=pl.Boolean) \
-            if pairs.height < 64 else _safe_flags(pairs.get_column("pat"))
+        safe = _safe_flags(pairs.get_column("pat"))
         unsafe_rows = pairs.filter(~safe).get_column("row").unique()
         if unsafe_rows.len():
             unsure = unsure.scatter(unsafe_rows, True)
