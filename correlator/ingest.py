@@ -44,7 +44,7 @@ from correlator.demux import (
 from correlator.discover import InputFile, discover
 from correlator.fold import fold
 from correlator.problems import Problem, ProblemLog
-from correlator.read import iter_line_batches
+from correlator.read import LineBatch, iter_line_batches
 from correlator.shapes import digit_shapes
 from correlator.templates import templates
 from correlator.timeline import EVENT_SCHEMA, FILE_SCHEMA, SCHEMA_VERSION
@@ -259,22 +259,66 @@ def _to_stage1(ev: pl.DataFrame) -> pa.Table:
     return table.set_column(i, "attrs", attrs).cast(_STAGE1_SCHEMA)
 
 
+# The most of an unfinished event carried into a file's next batch.
+_MAX_CARRY_LINES = 5_000
+_MAX_CARRY_BYTES = 1 << 20
+
+
 def _file_events(f: InputFile, job: str, tz: str, opts: IngestOptions, problems: ProblemLog) -> Iterator[pa.Table]:
     facts = facts_from_path(f.rel)
     state = _StreamState()
-    for batch in iter_line_batches(f, problems, batch_bytes=opts.batch_bytes, max_line_bytes=opts.max_line_bytes):
-        if len(batch.lines) == 0:
+    batches = iter_line_batches(f, problems, batch_bytes=opts.batch_bytes, max_line_bytes=opts.max_line_bytes)
+    carry: pl.Series | None = None  # raw lines of an event that may go on in the next batch
+    carry_first = 0
+    for batch, last in _with_last(batches):
+        lines, first = batch.lines, batch.first_line_no
+        if carry is not None:
+            lines, first, carry = pl.concat([carry, lines], rechunk=False), carry_first, None
+        if len(lines) == 0:
             continue
         try:
-            ev = _lines_to_events(batch.lines, batch.first_line_no, f.rel, facts, job, tz, state)
+            ev = _lines_to_events(lines, first, f.rel, facts, job, tz, state)
         except Exception as exc:  # a parser bug must not lose the file: keep raw lines
             problems.add(
-                Problem(f.rel, f"could not parse lines {batch.first_line_no}-"
-                        f"{batch.first_line_no + len(batch.lines) - 1}: {exc!r}", "kept as raw lines",
-                        batch.first_line_no)
+                Problem(f.rel, f"could not parse lines {first}-"
+                        f"{first + len(lines) - 1}: {exc!r}", "kept as raw lines", first)
             )
-            ev = _raw_events(batch.lines, batch.first_line_no, f.rel, job)
+            ev = _raw_events(lines, first, f.rel, job)
+        if not last:
+            cut = _unfinished_event(ev, first, len(lines))
+            tail = lines.slice(cut - first) if cut is not None else None
+            if tail is not None and tail.str.len_bytes().sum() <= max(opts.batch_bytes, _MAX_CARRY_BYTES):
+                carry, carry_first = tail, cut
+                ev = ev.filter(pl.col("line_no") < cut)
         yield _to_stage1(ev)
+
+
+def _with_last(it: Iterator[LineBatch]) -> Iterator[tuple[LineBatch, bool]]:
+    prev = next(it, None)
+    for item in it:
+        yield prev, False
+        prev = item
+    if prev is not None:
+        yield prev, True
+
+
+def _unfinished_event(ev: pl.DataFrame, first: int, n_lines: int) -> int | None:
+    """First line of the batch's last event, if it may go on in the next batch.
+
+    A traceback cut by a batch boundary must not become two events: the last
+    event is parsed again with the next batch's lines. Only when no other event
+    spans its first line (interleaved streams), and when it is not huge (the
+    caller also caps the carried bytes).
+    """
+    if ev.height == 0:
+        return None
+    start = ev.get_column("line_no").gather(ev.get_column("line_end").arg_max()).item()
+    if first + n_lines - start > _MAX_CARRY_LINES:
+        return None
+    earlier = ev.filter(pl.col("line_no") < start)
+    if earlier.height and earlier.get_column("line_end").max() >= start:
+        return None
+    return start
 
 
 def _raw_events(lines: pl.Series, first: int, rel: str, job: str) -> pl.DataFrame:

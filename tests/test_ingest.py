@@ -250,3 +250,28 @@ def test_tee_traceback_is_one_stream_with_its_rank_lines(samples, tmp_path):
     ).fetchone()[0]
     tracebacks = con.execute("SELECT count(*) FROM events WHERE message LIKE 'Traceback%'").fetchone()[0]
     assert tracebacks >= 3 and bad == 0
+
+
+@pytest.mark.parametrize("batch_bytes", [2048, 3000, 4096])
+def test_an_event_cut_by_a_batch_boundary_is_one_event(tmp_path, batch_bytes):
+    """Batches are ~batch_bytes; wherever the boundaries fall, the traceback is one event."""
+    lines = [f"2024-05-01 12:00:{i % 60:02d},000 - INFO - __main__ - step {i} loss 2.5" for i in range(60)]
+    lines += ["Traceback (most recent call last):"]
+    for i in range(40):
+        lines += [f'  File "/opt/app/train_module_{i}.py", line {i + 10}, in step_{i}', f"    out = layer_{i}(x)"]
+    lines += ["ValueError: bad batch 7"]
+    lines += [f"2024-05-01 12:01:{i:02d},000 - INFO - __main__ - step {60 + i} loss 2.5" for i in range(40)]
+    log = tmp_path / "job" / "rank0.log"
+    log.parent.mkdir()
+    log.write_text("\n".join(lines) + "\n")
+    assert log.stat().st_size > 2 * batch_bytes  # several batches
+    con = _timeline(tmp_path / "job", tmp_path, batch_bytes=batch_bytes)
+    tbs = con.execute(
+        "SELECT line_no, line_end, message FROM events WHERE message LIKE 'Traceback%'"
+    ).fetchall()
+    assert len(tbs) == 1
+    assert tbs[0][0] == 61 and tbs[0][1] == 61 + 80 + 1
+    assert tbs[0][2].endswith("ValueError: bad batch 7")
+    spans = con.execute("SELECT line_no, line_end FROM events ORDER BY line_no").fetchall()
+    covered = [n for a, b in spans for n in range(a, b + 1)]
+    assert covered == list(range(1, len(lines) + 1))  # every line once, none twice
