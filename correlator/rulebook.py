@@ -412,8 +412,23 @@ def _candidate_filter(rule: Rule) -> str:
     """
     cheap, sql = _predicate_parts(rule)
     if sql and not re.search(r"\bselect\b", sql, re.IGNORECASE):
+        sql = _SQL_MESSAGE_REGEX.sub(_with_literal, sql)
         return f"({cheap}) AND ({sql})" if cheap else f"({sql})"
     return cheap
+
+
+# A message regex inside a rule's SQL condition: regexp_matches(e.message, '...')
+_SQL_MESSAGE_REGEX = re.compile(r"regexp_matches\(\s*e\.message\s*,\s*'((?:[^']|'')*)'\s*\)")
+
+
+def _with_literal(m: re.Match[str]) -> str:
+    """``regexp_matches(e.message, r)`` behind a ``contains`` of r's required literal.
+
+    The same truth value in any boolean context (r cannot match without the
+    literal), several times cheaper on the rows where the literal is absent.
+    """
+    lit = required_literal(m.group(1).replace("''", "'"))
+    return f"(contains(e.message, {_quote(lit)}) AND {m.group(0)})" if lit else m.group(0)
 
 
 def _text_only(rule: Rule) -> bool:

@@ -133,3 +133,33 @@ def test_rule_candidates_apply_the_rules_row_conditions():
     create_findings(con, rules)
     assert con.execute("SELECT count(*) FROM rule_candidates").fetchone()[0] == 1
     assert con.execute("SELECT rule_id, line_no FROM findings").fetchall() == [("app-loss-nonfinite", 7777)]
+
+
+def test_message_regex_in_rule_sql_is_guarded_by_its_literal():
+    import duckdb
+
+    from correlator.rulebook import (
+        BLAME_TABLES_SQL,
+        LoadedRule,
+        Rule,
+        _candidate_filter,
+        create_findings,
+    )
+
+    base = yaml.safe_load((Path(__file__).parent.parent / "rules" / "torchrun" / "torchrun-sigbus.yaml").read_text())
+    base["match"] = {"sql": "e.kind = 'nope' OR regexp_matches(e.message, 'died with signal \\d+ \\(SIGBUS\\)')"}
+    rule = Rule.model_validate(base)
+    cond = _candidate_filter(rule)
+    assert "contains(e.message, 'died with signal ')" in cond
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TABLE events AS SELECT 'j' AS job, 'n0' AS node, 0 AS rank, NULL::INTEGER AS local_rank, "
+        "NULL::INTEGER AS pid, 'app' AS source, 'r.log' AS file, i::BIGINT AS line_no, i::BIGINT AS line_end, "
+        "NULL::TIMESTAMPTZ AS ts, NULL::TIMESTAMPTZ AS ts_aligned, 'ERROR' AS level, NULL::VARCHAR AS kind, "
+        "'t' AS template, CASE WHEN i = 3 THEN 'worker died with signal 7 (SIGBUS)' "
+        "WHEN i = 4 THEN 'worker died with signal 7' ELSE 'fine' END AS message, MAP {'a': 'b'} AS attrs "
+        "FROM range(10) t(i)"
+    )
+    con.execute(BLAME_TABLES_SQL)
+    create_findings(con, [LoadedRule(rule=rule, path=Path("torchrun-sigbus.yaml"))])
+    assert con.execute("SELECT line_no FROM findings").fetchall() == [(3,)]
