@@ -441,7 +441,8 @@ def _with_extras(ev: pl.DataFrame, extra_attrs: dict[str, str]) -> pl.DataFrame:
         ev.with_row_index("_i")
         .join(fixed, on="_i", how="left", maintain_order="left")
         .with_columns(
-            pl.when(pl.col("_i").is_in(idx.implode())).then(pl.col("_fixed")).otherwise(pl.col("attrs")).alias("attrs")
+            # only the rows with an extra have a merged list (never empty: it holds the extra)
+            pl.coalesce("_fixed", "attrs").alias("attrs")
         )
         .drop("_i", "_fixed")
     )

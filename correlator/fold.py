@@ -23,6 +23,8 @@ Only the rows that belong to multi-line events are grouped; single-line events
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import polars as pl
 
 from correlator.shapes import digit_shapes
@@ -85,7 +87,17 @@ def _static_flags(text: pl.Series) -> pl.DataFrame:
     return flags.gather(codes)
 
 
-def continuation_flags(df: pl.DataFrame) -> pl.Series:
+def _per_stream(df: pl.DataFrame) -> Callable[[pl.Expr], pl.Expr]:
+    """Window an expression by stream; a file of one stream (a per-rank log)
+    needs no window, and a window costs a group-by."""
+    if df.get_column("stream").n_unique() <= 1:
+        return lambda e: e
+    return lambda e: e.over("stream")
+
+
+def continuation_flags(
+    df: pl.DataFrame, within: Callable[[pl.Expr], pl.Expr] | None = None
+) -> pl.Series:
     """Boolean per row: does this line continue the event above it (same stream)?
 
     Expects columns ``text``, ``stream`` (any hashable key), ``ts`` and
@@ -93,9 +105,7 @@ def continuation_flags(df: pl.DataFrame) -> pl.Series:
     """
     static = _static_flags(df.get_column("text"))
     df = pl.concat([df.select("stream", "ts", "ts_format"), static], how="horizontal")
-    # A file of one stream (a per-rank log) needs no windows: they cost a group-by each.
-    one_stream = df.get_column("stream").n_unique() <= 1
-    within = (lambda e: e) if one_stream else (lambda e: e.over("stream"))
+    within = within or _per_stream(df)
     prev = lambda e: within(e.shift(1))  # noqa: E731
     blank, indented, chain = pl.col("blank"), pl.col("indented"), pl.col("chain")
     tb_start = pl.col("tb_start")
@@ -154,10 +164,8 @@ def fold(df: pl.DataFrame, carry_cols: list[str]) -> pl.DataFrame:
             "line_no", pl.col("line_no").alias("line_end"), pl.col("text").alias("message"),
             "ts", "ts_format", "stream", *carry_cols,
         )
-    cont = continuation_flags(df)
-    df = df.with_columns(cont.alias("_cont"))
-    one_stream = df.get_column("stream").n_unique() <= 1
-    within = (lambda e: e) if one_stream else (lambda e: e.over("stream"))
+    within = _per_stream(df)
+    df = df.with_columns(continuation_flags(df, within).alias("_cont"))
     df = df.with_columns(
         within(pl.col("_cont").not_().cum_sum()).alias("_eid"),
         # rows of multi-line events: continuations and the lines they continue
