@@ -106,6 +106,22 @@ def test_silent_rank_is_inferred_from_absence(tmp_path):
     assert v.initiating.rank == 3
     assert v.root_cause.category == "nccl_timeout_hang" and v.root_cause.rule_id is None
     assert v.collateral[0].ranks == [0, 1, 2]
+    # the evidence is its last line, text included
+    assert v.root_cause.evidence.file == "rank3.log" and v.root_cause.evidence.line_no == 10
+    assert "step 10 | rank 3" in v.root_cause.evidence.text
+
+
+def test_silent_rank_behind_in_steps_though_it_logged_after_the_timeouts(tmp_path):
+    hang = _rule("recv-timeout", "collateral", "nccl_timeout_hang", "Timed out waiting", "Timed out waiting 20000ms for recv")
+    files = {f"rank{r}.log": _steps(r, 1, 20) for r in range(3)}
+    for r in range(3):
+        files[f"rank{r}.log"] += "2024-05-01 12:00:45,000 - ERROR - __main__ - Timed out waiting 20000ms for recv\n"
+    # rank 3 stalled after step 7, then echoed an INFO line after the others timed out
+    files["rank3.log"] = _steps(3, 1, 7) + "2024-05-01 12:00:50,000 - INFO - __main__ - still waiting\n"
+    v = analyze(_job(tmp_path, files), rules_dirs=(_rules(tmp_path, hang),), builtin_rules=False, options=QUIET)
+    assert v.initiating.rank == 3
+    ev = v.root_cause.evidence
+    assert (ev.file, ev.line_no) == ("rank3.log", 7) and "step 7 | rank 3" in ev.text
 
 
 def test_healthy_job_and_baseline(tmp_path):

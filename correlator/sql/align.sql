@@ -9,17 +9,18 @@
 CREATE OR REPLACE TEMP TABLE sync_points AS
 SELECT node, key, median(epoch(ts)) AS t
 FROM (
-    SELECT node, 'step:' || attrs['step'] AS key, ts, ts_estimated FROM timeline_raw
-    WHERE kind = 'app.step_metrics' AND attrs['step'] IS NOT NULL
-    UNION ALL
-    SELECT node, 'comm:' || attrs['comm_id'] || ':' || attrs['phase'], ts, ts_estimated FROM timeline_raw
-    WHERE kind = 'nccl.comm_init' AND attrs['comm_id'] IS NOT NULL
-    UNION ALL
-    SELECT node, 'wd:' || coalesce(attrs['pg'], '') || ':' || attrs['seq_num'], ts, ts_estimated FROM timeline_raw
-    WHERE kind = 'c10d.watchdog_timeout'
+    -- one scan for all three kinds: their attrs are read once
+    SELECT node, ts,
+           CASE kind
+             WHEN 'app.step_metrics' THEN 'step:' || attrs['step']
+             WHEN 'nccl.comm_init' THEN 'comm:' || attrs['comm_id'] || ':' || attrs['phase']
+             ELSE 'wd:' || coalesce(attrs['pg'], '') || ':' || attrs['seq_num']
+           END AS key
+    FROM timeline_raw
+    WHERE kind IN ('app.step_metrics', 'nccl.comm_init', 'c10d.watchdog_timeout')
+      AND node IS NOT NULL AND ts IS NOT NULL AND NOT ts_estimated
 )
-WHERE node IS NOT NULL AND ts IS NOT NULL AND key IS NOT NULL
-  AND NOT ts_estimated
+WHERE key IS NOT NULL
 GROUP BY node, key;
 
 CREATE OR REPLACE TEMP TABLE reference_node AS

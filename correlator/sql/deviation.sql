@@ -32,10 +32,21 @@ SELECT file, line_no, arg_min(role, CASE role WHEN 'root' THEN 0 WHEN 'collatera
        min(ts_bound) AS ts_bound  -- no stamp of its own: no later than this (bounds.sql)
 FROM findings GROUP BY file, line_no;
 
+-- Deviating events that may be a first deviating line: WARNING or worse, or a
+-- root-cause finding. (Picked first by level and by the findings' keys, so the
+-- millions of INFO lines are never read in full.)
 CREATE OR REPLACE TEMP TABLE deviating AS
 WITH sizes AS (
     SELECT (SELECT count(*) FROM known_ranks) AS n_ranks_total,
            (SELECT count(DISTINCT node) FROM events WHERE node IS NOT NULL) AS n_nodes_total
+),
+telling AS (  -- attrs left out: nothing downstream reads them, and they cost a full read
+    SELECT * EXCLUDE (attrs) FROM events WHERE level IN ('WARNING', 'ERROR', 'CRITICAL')
+    UNION ALL
+    SELECT e.* EXCLUDE (attrs) FROM events e
+    JOIN (SELECT DISTINCT file, line_no FROM event_role WHERE role = 'root') r
+      ON r.file = e.file AND r.line_no = e.line_no
+    WHERE e.level IS NULL OR e.level NOT IN ('WARNING', 'ERROR', 'CRITICAL')
 )
 SELECT e.*, s.n_ranks, s.n_nodes, r.role AS rule_role, r.rule_id, coalesce(r.benign, false) AS benign,
        r.ts_bound,
@@ -46,7 +57,7 @@ SELECT e.*, s.n_ranks, s.n_nodes, r.role AS rule_role, r.rule_id, coalesce(r.ben
          WHEN z.n_nodes_total >= 2 THEN 'printed on ' || s.n_nodes || ' of ' || z.n_nodes_total || ' nodes'
          ELSE 'a root-cause signature with no peer to compare against'
        END AS why
-FROM events e
+FROM telling e
 JOIN template_spread s ON s.template = e.template
 CROSS JOIN sizes z
 LEFT JOIN event_role r ON r.file = e.file AND r.line_no = e.line_no

@@ -1,7 +1,8 @@
 -- Cross-rank inferences: hypotheses no single line states, as named queries.
 -- Each adds rows to table inferred:
 --   (inference, category, rank, node, file, line_no, line_end, message, ts_aligned, base, note)
--- Inputs: view events, tables findings, known_ranks.
+-- Inputs: views events and timeline_raw (the same rows before clock alignment),
+-- tables findings, known_ranks.
 
 CREATE OR REPLACE TEMP TABLE inferred (
     inference VARCHAR, category VARCHAR, rank INTEGER, node VARCHAR, file VARCHAR,
@@ -10,7 +11,8 @@ CREATE OR REPLACE TEMP TABLE inferred (
 
 -- silent_rank: peers time out waiting while one rank logs no error of its own and
 -- stopped logging before the first timeout (inference from absence).
-INSERT INTO inferred
+-- First the ranks it could be (cheap columns only), then their last lines.
+CREATE OR REPLACE TEMP TABLE silent_candidates AS
 WITH timeouts AS (
     SELECT rank, min(ts_aligned) AS t FROM findings
     WHERE role = 'collateral' AND category = 'nccl_timeout_hang' AND rank IS NOT NULL
@@ -25,46 +27,69 @@ erring AS (
     WHERE e.level IN ('ERROR', 'CRITICAL') AND e.rank IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM findings f
                       WHERE f.file = e.file AND f.line_no = e.line_no AND f.role = 'context')
-),
-last_line AS (
-    SELECT rank, arg_max(file, ts_aligned) AS file, arg_max(line_no, ts_aligned) AS line_no,
-           arg_max(line_end, ts_aligned) AS line_end, arg_max(message, ts_aligned) AS message,
-           arg_max(node, ts_aligned) AS node, max(ts_aligned) AS last_ts
-    FROM events WHERE rank IS NOT NULL GROUP BY rank
-),
--- the last training step each rank completed: a rank behind all the others stalled
-last_step AS (
-    SELECT rank, max(TRY_CAST(attrs['step'] AS BIGINT)) AS step,
-           arg_max(file, ts_aligned) AS file, arg_max(line_no, ts_aligned) AS line_no,
-           arg_max(message, ts_aligned) AS message, max(ts_aligned) AS ts
-    FROM events WHERE kind = 'app.step_metrics' AND rank IS NOT NULL GROUP BY rank
-),
-behind AS (
-    SELECT s.* FROM last_step s
-    WHERE s.step < (SELECT min(o.step) FROM last_step o WHERE o.rank <> s.rank)
 )
-SELECT 'silent_rank', 'nccl_timeout_hang', k.rank, l.node,
-       coalesce(b.file, l.file), coalesce(b.line_no, l.line_no), CASE WHEN b.file IS NULL THEN l.line_end END,
-       coalesce(b.message, l.message), coalesce(b.ts, l.last_ts),
-       0.9,
-       (SELECT count(*) FROM timeouts) || ' other rank(s) timed out waiting while it logged no error; '
-       || CASE WHEN b.rank IS NOT NULL THEN 'its last completed step (shown) is behind every other rank''s'
-               ELSE 'the line shown is its last' END
+SELECT k.rank, (SELECT count(*) FROM timeouts) AS n_timeouts, (SELECT min(t) FROM timeouts) AS first_timeout
 FROM known_ranks k
-LEFT JOIN last_line l ON l.rank = k.rank
-LEFT JOIN behind b ON b.rank = k.rank
 WHERE (SELECT count(*) FROM timeouts) > 0
   AND k.rank NOT IN (SELECT rank FROM erring)
   AND k.rank NOT IN (SELECT rank FROM timeouts)
-  -- stamps of unstamped tracebacks are lower bounds (their rank's previous line),
-  -- so "not after the first timeout" rather than "before"; or it stalled behind
-  -- every other rank and only echoed the others afterwards
-  AND (l.last_ts IS NULL OR l.last_ts <= (SELECT min(t) FROM timeouts) OR b.rank IS NOT NULL)
   -- a rank that failed loudly before the timeouts explains them better than silence
   AND NOT EXISTS (
       SELECT 1 FROM findings f
       WHERE f.role = 'root' AND f.ts_aligned <= (SELECT min(t) FROM timeouts)
   );
+
+INSERT INTO inferred
+-- a candidate's last line, and every rank's last step line (only when there is a
+-- candidate): keys first, the text joined back for these few rows
+WITH last_key AS (
+    SELECT rank, arg_max({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node},
+                         (ts_aligned, line_no)) FILTER (WHERE ts_aligned IS NOT NULL) AS k,
+           max(ts_aligned) AS last_ts
+    FROM events WHERE rank IN (SELECT rank FROM silent_candidates) GROUP BY rank
+),
+last_line AS (
+    -- min(): a line split in two events (text glued after a progress bar) has two
+    SELECT l.rank, l.k.file, l.k.line_no, l.k.line_end, l.k.node, l.last_ts, min(t.message) AS message
+    FROM last_key l
+    JOIN timeline_raw t ON t.file = l.k.file AND t.line_no = l.k.line_no
+    GROUP BY ALL
+),
+-- the last training step each rank completed: a rank behind all the others stalled
+last_step_key AS (
+    SELECT rank, arg_max({'file': file, 'line_no': line_no}, (ts_aligned, line_no))
+                     FILTER (WHERE ts_aligned IS NOT NULL) AS k,
+           max(ts_aligned) AS ts
+    FROM events
+    WHERE kind = 'app.step_metrics' AND rank IS NOT NULL AND EXISTS (SELECT 1 FROM silent_candidates)
+    GROUP BY rank
+),
+last_step AS MATERIALIZED (
+    SELECT s.rank, max(TRY_CAST(t.attrs['step'] AS BIGINT)) AS step, s.k.file, s.k.line_no,
+           min(t.message) AS message, s.ts
+    FROM last_step_key s
+    JOIN timeline_raw t ON t.file = s.k.file AND t.line_no = s.k.line_no AND t.kind = 'app.step_metrics'
+    GROUP BY s.rank, s.k.file, s.k.line_no, s.ts
+),
+behind AS (
+    SELECT s.* FROM last_step s
+    WHERE s.rank IN (SELECT rank FROM silent_candidates)
+      AND s.step < (SELECT min(o.step) FROM last_step o WHERE o.rank <> s.rank)
+)
+SELECT 'silent_rank', 'nccl_timeout_hang', c.rank, l.node,
+       coalesce(b.file, l.file), coalesce(b.line_no, l.line_no), CASE WHEN b.file IS NULL THEN l.line_end END,
+       coalesce(b.message, l.message), coalesce(b.ts, l.last_ts),
+       0.9,
+       c.n_timeouts || ' other rank(s) timed out waiting while it logged no error; '
+       || CASE WHEN b.rank IS NOT NULL THEN 'its last completed step (shown) is behind every other rank''s'
+               ELSE 'the line shown is its last' END
+FROM silent_candidates c
+LEFT JOIN last_line l ON l.rank = c.rank
+LEFT JOIN behind b ON b.rank = c.rank
+-- stamps of unstamped tracebacks are lower bounds (their rank's previous line),
+-- so "not after the first timeout" rather than "before"; or it stalled behind
+-- every other rank and only echoed the others afterwards
+WHERE l.last_ts IS NULL OR l.last_ts <= c.first_timeout OR b.rank IS NOT NULL;
 
 -- mismatch_odd_rank: with TORCH_DISTRIBUTED_DEBUG=DETAIL every rank reports the
 -- collective it is running; the ranks running a different op than the majority
