@@ -30,6 +30,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from correlator.attribute import PathFacts, facts_from_path
@@ -249,6 +250,37 @@ _STAGE1_SCHEMA = pa.schema(
 _DICTIONARY_COLUMNS = ["job", "node", "source", "file", "level", "template", "kind", "host_attr"]
 _ATTR_LIST = pa.list_(pa.struct([("key", pa.string()), ("value", pa.string())]))
 
+# Events stage 2 learns job-wide facts from (sql/attribute.sql reads them as view
+# fact_events). Each worker also writes them to a small side file, so that stage 2
+# never scans the whole job for a few thousand rows.
+FACT_KINDS = (
+    "nccl.comm_init",
+    "torchrun.failure_entry", "torchrun.closing_signal", "torchrun.worker_failed", "torchrun.forced_kill",
+    "deepspeed.world_info", "deepspeed.launcher_spawn", "deepspeed.killing_subprocess",
+)
+# Per file, one row per distinct (attribution columns, source, full-stamp year) with
+# its count: what stage 2 needs of every event, without reading every event.
+_SUMMARY_KEYS = ["file", "rank", "local_rank", "pid", "node", "host_attr", "source", "year"]
+_SUMMARY_SCHEMA = pa.schema(
+    [*(_STAGE1_SCHEMA.field(k) for k in _SUMMARY_KEYS[:-1]), pa.field("year", pa.int64()), pa.field("n", pa.int64())]
+)
+
+
+def _facts(table: pa.Table) -> pa.Table:
+    return table.filter(pc.is_in(table.column("kind"), value_set=pa.array(FACT_KINDS)))
+
+
+def _summary(table: pa.Table) -> pa.Table:
+    """Counts per attribution key; ``year`` only for stamps that carry a year themselves."""
+    full_stamp = pc.and_kleene(
+        pc.is_valid(table.column("ts")),
+        pc.invert(pc.or_kleene(table.column("ts_needs_year"), table.column("ts_estimated")).fill_null(False)),
+    )
+    year = pc.if_else(full_stamp, pc.year(table.column("ts")), pa.scalar(None, pa.int64()))
+    keyed = table.select(_SUMMARY_KEYS[:-1]).append_column("year", year)
+    counted = keyed.group_by(_SUMMARY_KEYS, use_threads=False).aggregate([([], "count_all")])
+    return counted.select([*_SUMMARY_KEYS, "count_all"]).rename_columns(_SUMMARY_SCHEMA.names).cast(_SUMMARY_SCHEMA)
+
 
 def _to_stage1(ev: pl.DataFrame) -> pa.Table:
     """Arrow in the parts' schema; attrs become a map here (Polars has no map type)."""
@@ -346,6 +378,7 @@ def _work_on(
     problems = ProblemLog(echo=False)
     events = lines = 0
     writer = None
+    facts, summaries = [], []
     path = Path(scratch) / f"part-{index:06d}.parquet"
     try:
         for table in _file_events(f, job, opts.tz, opts, problems):
@@ -354,14 +387,21 @@ def _work_on(
                     path, _STAGE1_SCHEMA, compression="lz4", use_dictionary=_DICTIONARY_COLUMNS
                 )
             writer.write_table(table)
+            facts.append(_facts(table))
+            summaries.append(_summary(table))
             events += table.num_rows
             if table.num_rows:
-                lines = max(lines, int(pa.compute.max(table.column("line_end")).as_py() or 0))
+                lines = max(lines, int(pc.max(table.column("line_end")).as_py() or 0))
     except Exception as exc:  # never let one file stop the job
         problems.add(Problem(f.rel, f"could not ingest: {exc!r}", "skipped the rest of the file"))
     finally:
         if writer is not None:
             writer.close()
+            # written with the part, even if empty: stage 2 reads one of each per part
+            pq.write_table(pa.concat_tables(facts).cast(_STAGE1_SCHEMA) if facts else _STAGE1_SCHEMA.empty_table(),
+                           Path(scratch) / f"facts-{index:06d}.parquet", compression="lz4")
+            pq.write_table(pa.concat_tables(summaries) if summaries else _SUMMARY_SCHEMA.empty_table(),
+                           Path(scratch) / f"summary-{index:06d}.parquet", compression="lz4")
     return index, problems.items, events, lines
 
 
@@ -394,7 +434,7 @@ def ingest(
             bytes_read=sum(f.size for f in files), seconds=0.0, problems=problems,
         )
         con = _stage2(scratch, files, per_file, problems, opts)
-        result.events = con.sql("SELECT count(*) FROM events").fetchall()[0][0]
+        result.events = con.sql("SELECT sum(n) FROM part_summary").fetchall()[0][0]
         if out_parquet is not None:
             write_parquet(con, Path(out_parquet))
         if out_db is not None:
@@ -519,8 +559,9 @@ def _stage2(
     con.execute("SET enable_progress_bar = false")
     con.execute(f"SET temp_directory = '{scratch}/duck'")
     con.execute("SET preserve_insertion_order = true")
-    parts = sorted(str(p) for p in Path(scratch).glob("part-*.parquet"))
-    con.execute(f"CREATE VIEW raw_events AS SELECT * FROM read_parquet({parts!r})")
+    for view, prefix in (("raw_events", "part"), ("fact_events", "facts"), ("part_summary", "summary")):
+        paths = sorted(str(p) for p in Path(scratch).glob(f"{prefix}-*.parquet"))
+        con.execute(f"CREATE VIEW {view} AS SELECT * FROM read_parquet({paths!r})")
     sql = resources.files("correlator").joinpath("sql/attribute.sql").read_text()
     con.execute(sql.replace("$PROVISIONAL_YEAR", str(PROVISIONAL_YEAR)))
     files_tbl = _files_table(con, files, per_file, problems)
@@ -535,12 +576,19 @@ def _files_table(
     con: duckdb.DuckDBPyConnection, files: list[InputFile], per_file: dict[int, tuple[int, int]],
     problems: ProblemLog,
 ) -> pa.Table:
+    # from the per-file summaries and the attribution per combination: the same as
+    # grouping the events view, without reading it
     agg = con.execute(
-        """SELECT file, count(*) AS events,
-                  list(DISTINCT source ORDER BY source) AS sources,
-                  list(DISTINCT rank ORDER BY rank) FILTER (WHERE rank IS NOT NULL) AS ranks,
-                  list(DISTINCT node ORDER BY node) FILTER (WHERE node IS NOT NULL) AS nodes
-           FROM events GROUP BY file"""
+        """SELECT s.file, sum(s.n) AS events,
+                  list(DISTINCT s.source ORDER BY s.source) AS sources,
+                  list(DISTINCT c.final_rank ORDER BY c.final_rank) FILTER (WHERE c.final_rank IS NOT NULL) AS ranks,
+                  list(DISTINCT c.final_node ORDER BY c.final_node) FILTER (WHERE c.final_node IS NOT NULL) AS nodes
+           FROM part_summary s
+           JOIN combo_final c
+             ON c.file = s.file AND c.rank IS NOT DISTINCT FROM s.rank
+            AND c.local_rank IS NOT DISTINCT FROM s.local_rank AND c.pid IS NOT DISTINCT FROM s.pid
+            AND c.node IS NOT DISTINCT FROM s.node AND c.host_attr IS NOT DISTINCT FROM s.host_attr
+           GROUP BY s.file"""
     ).fetchall()
     by_file = {row[0]: row[1:] for row in agg}
     problem_counts: dict[str, int] = {}

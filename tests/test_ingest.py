@@ -275,3 +275,33 @@ def test_an_event_cut_by_a_batch_boundary_is_one_event(tmp_path, batch_bytes):
     spans = con.execute("SELECT line_no, line_end FROM events ORDER BY line_no").fetchall()
     covered = [n for a, b in spans for n in range(a, b + 1)]
     assert covered == list(range(1, len(lines) + 1))  # every line once, none twice
+
+
+def test_stage2_reads_only_the_fact_kinds_workers_set_aside():
+    # sql/attribute.sql learns job-wide facts from view fact_events, which holds only
+    # ingest.FACT_KINDS: a kind it names that workers do not set aside would be lost
+    import re
+    from importlib import resources
+
+    from correlator.ingest import FACT_KINDS
+
+    sql = resources.files("correlator").joinpath("sql/attribute.sql").read_text()
+    head = sql.split("CREATE VIEW events AS")[0]
+    named = set()
+    for clause in re.findall(r"kind\s*(?:=\s*'[^']*'|IN\s*\([^)]*\))", head):
+        named |= set(re.findall(r"'([^']*)'", clause))
+    assert named and named <= set(FACT_KINDS)
+
+
+def test_files_view_agrees_with_the_events(samples, tmp_path):
+    out = tmp_path / "t.parquet"
+    ingest(samples / "slurm-combined-srun-label", out_parquet=out, options=QUIET)
+    with open_timeline(str(out)) as con:
+        files = con.execute("SELECT file, events, ranks, nodes FROM files WHERE events > 0 ORDER BY file").fetchall()
+        counted = con.execute(
+            """SELECT file, count(*),
+                      coalesce(list(DISTINCT rank ORDER BY rank) FILTER (WHERE rank IS NOT NULL), []),
+                      coalesce(list(DISTINCT node ORDER BY node) FILTER (WHERE node IS NOT NULL), [])
+               FROM events GROUP BY file ORDER BY file"""
+        ).fetchall()
+    assert files == counted and any(len(r[2]) > 1 for r in files)

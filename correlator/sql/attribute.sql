@@ -1,7 +1,10 @@
 -- Stage 2 of ingest: apply facts learned anywhere in the job to every event.
--- Input: view raw_events (stage-1 parts). Output: view events (final schema).
+-- Inputs (stage-1 output): view raw_events (every event), view fact_events (the
+-- events of ingest.FACT_KINDS, the only kinds read here), view part_summary (one
+-- row per file and distinct file, rank, local_rank, pid, node, host_attr, source and
+-- full-stamp year, with its count n). Output: view events (final schema).
 -- Mapping tables are tiny (one row per process or file); the big table is only
--- ever scanned, joined against them and written once.
+-- ever joined against them and written once.
 
 CREATE MACRO attr(a, k) AS a[k];
 -- NCCL cuts host names at the first dot, torchrun prints the FQDN (01-nccl.md §1)
@@ -11,8 +14,8 @@ CREATE MACRO short_host(h) AS nullif(split_part(h, '.', 1), '');
 -- them to the year most full stamps of the job carry.
 CREATE TEMP TABLE job_year AS
 SELECT coalesce(
-    (SELECT mode(year(ts)) FROM raw_events
-     WHERE ts IS NOT NULL AND NOT ts_needs_year AND NOT ts_estimated),
+    (SELECT year FROM part_summary WHERE year IS NOT NULL
+     GROUP BY year ORDER BY sum(n) DESC, year LIMIT 1),
     year(current_date)) AS y;
 
 -- NCCL init lines name the global rank of a (host, pid): the communicator with
@@ -21,7 +24,7 @@ CREATE TEMP TABLE nccl_pid_rank AS
 SELECT short_host(attr(attrs, 'host')) AS host, pid,
        arg_max(CAST(attr(attrs, 'comm_rank') AS INTEGER),
                CAST(attr(attrs, 'nranks') AS INTEGER)) AS rank
-FROM raw_events
+FROM fact_events
 WHERE kind = 'nccl.comm_init' AND pid IS NOT NULL
 GROUP BY ALL;
 
@@ -32,7 +35,7 @@ SELECT DISTINCT
        CAST(attr(attrs, 'failed_local_rank') AS INTEGER) AS local_rank,
        CAST(attr(attrs, 'child_pid') AS INTEGER) AS pid,
        coalesce(short_host(attr(attrs, 'host')), node) AS host
-FROM raw_events
+FROM fact_events
 WHERE kind = 'torchrun.failure_entry' AND attr(attrs, 'failed_rank') IS NOT NULL;
 
 -- DeepSpeed's per-node launcher (deepspeed/launcher/launch.py; 04-deepspeed.md §5)
@@ -46,7 +49,7 @@ WHERE kind = 'torchrun.failure_entry' AND attr(attrs, 'failed_rank') IS NOT NULL
 -- every node runs as many processes, and only children where they agree are kept.)
 CREATE TEMP TABLE ds_mapping AS
 WITH texts AS (
-    SELECT DISTINCT attr(attrs, 'global_rank_mapping') AS m FROM raw_events
+    SELECT DISTINCT attr(attrs, 'global_rank_mapping') AS m FROM fact_events
     WHERE kind = 'deepspeed.world_info' AND attr(attrs, 'global_rank_mapping') IS NOT NULL
 ),
 one AS (SELECT m FROM texts WHERE (SELECT count(*) FROM texts) = 1),  -- one launch, one table
@@ -65,7 +68,7 @@ FROM entries WHERE trim(ranks) <> '';
 CREATE TEMP TABLE ds_launcher AS
 SELECT file, coalesce(attr(attrs, 'host'), node) AS stream,
        any_value(CAST(attr(attrs, 'node_rank') AS INTEGER)) AS node_rank
-FROM raw_events
+FROM fact_events
 WHERE kind = 'deepspeed.world_info' AND attr(attrs, 'node_rank') IS NOT NULL
 GROUP BY ALL HAVING count(DISTINCT attr(attrs, 'node_rank')) = 1;
 
@@ -74,7 +77,7 @@ WITH spawned AS (
     SELECT file, coalesce(attr(attrs, 'host'), node) AS stream,
            CAST(attr(attrs, 'child_pid') AS INTEGER) AS pid,
            CAST(attr(attrs, 'child_local_rank') AS INTEGER) AS local_rank
-    FROM raw_events
+    FROM fact_events
     WHERE kind = 'deepspeed.launcher_spawn' AND attr(attrs, 'child_local_rank') IS NOT NULL
 ),
 placed AS (
@@ -106,7 +109,7 @@ WITH lines AS (
            CAST(attr(attrs, 'child_pid') AS INTEGER) AS pid,
            TRY_CAST(attr(attrs, 'failed_local_rank') AS INTEGER) AS local_rank,
            TRY_CAST(attr(attrs, 'failed_rank') AS INTEGER) AS rank
-    FROM raw_events
+    FROM fact_events
     WHERE kind IN ('torchrun.closing_signal', 'torchrun.worker_failed', 'torchrun.failure_entry')
       AND attr(attrs, 'child_pid') IS NOT NULL
 ),
@@ -146,7 +149,7 @@ GROUP BY ALL HAVING count(DISTINCT rank) = 1;
 -- child_rank where the launcher's own lines tell it (above); rules blame through it.
 CREATE TEMP TABLE child_rank_lines AS
 SELECT e.file, e.line_no, e.kind, any_value(coalesce(t.rank, d.rank)) AS rank
-FROM raw_events e
+FROM fact_events e
 LEFT JOIN torchrun_children t
   ON t.file = e.file AND t.node IS NOT DISTINCT FROM e.node AND t.pid = CAST(attr(e.attrs, 'child_pid') AS INTEGER)
 LEFT JOIN ds_children d
@@ -158,7 +161,7 @@ WHERE e.kind IN ('torchrun.closing_signal', 'torchrun.worker_failed', 'torchrun.
 GROUP BY ALL HAVING count(DISTINCT coalesce(t.rank, d.rank)) = 1 AND count(*) = 1;
 
 CREATE TEMP TABLE single_node AS
-SELECT count(DISTINCT node) <= 1 AS yes FROM raw_events WHERE node IS NOT NULL;
+SELECT count(DISTINCT node) <= 1 AS yes FROM part_summary WHERE node IS NOT NULL;
 
 CREATE TEMP TABLE local_rank_map AS
 SELECT host, local_rank, any_value(rank) AS rank FROM (
@@ -187,13 +190,13 @@ SELECT (SELECT yes FROM single_node)
 -- whose traceback says [rank2]: is rank 2's file. Launcher consoles are exempt:
 -- a child's traceback in them does not make the agent's lines that child's.
 CREATE TEMP TABLE launcher_files AS
-SELECT DISTINCT file FROM raw_events WHERE source IN ('torchrun', 'slurm');
+SELECT DISTINCT file FROM part_summary WHERE source IN ('torchrun', 'slurm');
 
 -- Everything below decides an event's rank and node from six columns, and a job
 -- has only a few hundred distinct combinations of them: decide per combination,
 -- then join the events to the answer once.
 CREATE TEMP TABLE combos AS
-SELECT DISTINCT file, rank, local_rank, pid, node, host_attr FROM raw_events;
+SELECT DISTINCT file, rank, local_rank, pid, node, host_attr FROM part_summary;
 
 -- The rank from the line itself, else its process (pid_rank), its local rank on
 -- its host (local_rank_map), or on a single-node job its local rank.
@@ -224,7 +227,7 @@ GROUP BY ALL HAVING count(DISTINCT rank_a) = 1;
 -- A file without a node in its path takes the one NCCL host its lines name.
 CREATE TEMP TABLE file_node AS
 SELECT file, any_value(h) AS node FROM (
-    SELECT DISTINCT file, short_host(host_attr) AS h FROM raw_events
+    SELECT DISTINCT file, short_host(host_attr) AS h FROM part_summary
     WHERE source = 'nccl' AND host_attr IS NOT NULL)
 GROUP BY ALL HAVING count(DISTINCT h) = 1;
 
