@@ -383,8 +383,11 @@ def _work_on(
     try:
         for table in _file_events(f, job, opts.tz, opts, problems):
             if writer is None:
+                # No statistics: stage 2 reads parts whole (its filters run on the side
+                # files), and min/max of every message is half the cost of writing a part.
                 writer = pq.ParquetWriter(
-                    path, _STAGE1_SCHEMA, compression="lz4", use_dictionary=_DICTIONARY_COLUMNS
+                    path, _STAGE1_SCHEMA, compression="lz4", use_dictionary=_DICTIONARY_COLUMNS,
+                    write_statistics=False,
                 )
             writer.write_table(table)
             facts.append(_facts(table))
