@@ -18,6 +18,7 @@ plus a little glue here:
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from importlib import resources
@@ -250,9 +251,10 @@ def _verdict(
     all_ranks = top.rank is None and top.rule is not None and (
         top.n_ranks_same >= max(2, len(known_ranks)) or top.rule.rule.scope == "job"
     )
+    local_rank, gpu = (None, None) if all_ranks else _device_of(con, top)
     verdict.initiating = Initiating(
         rank=None if all_ranks else top.rank, node=None if all_ranks else top.node,
-        local_rank=None, all_ranks=all_ranks, confidence=round(confidence, 3),
+        local_rank=local_rank, gpu=gpu, all_ranks=all_ranks, confidence=round(confidence, 3),
     )
     verdict.root_cause = _root_cause(top)
     verdict.status = "failed" if confidence >= MIN_CONFIDENCE else "inconclusive"
@@ -271,6 +273,54 @@ def _verdict(
     elif top.evidence is not None and top.rule is not None:
         verdict.first_deviating = _evidence_as_first_deviating(con, top, all_ranks)
     return verdict
+
+
+def _device_of(con: duckdb.DuckDBPyConnection, top: _Hyp) -> tuple[int | None, str | None]:
+    """The winner's local rank and GPU, where its own lines say so.
+
+    The local rank is the one the rank's events carry, if they agree. The GPU is
+    the PCI address of the evidence itself (an Xid names the device), else the
+    CUDA device and bus id NCCL printed when it set up the rank's largest
+    communicator. Nothing is inferred from the local rank alone: it is the CUDA
+    device only under the usual one-GPU-per-process launch.
+    """
+    local_rank = gpu = None
+    if top.rank is not None:
+        row = _one(con, "SELECT min(local_rank), count(DISTINCT local_rank) FROM events "
+                        "WHERE rank = ? AND local_rank IS NOT NULL", [top.rank])
+        if row and row[1] == 1:
+            local_rank = row[0]
+    if top.evidence is not None:
+        row = _one(con, "SELECT any_value(attrs['pci']) FROM timeline_raw WHERE file = ? AND line_no = ?",
+                   [top.evidence.file, top.evidence.line_no])
+        if row and row[0]:
+            gpu = f"PCI {row[0]}"
+    if gpu is None and top.rank is not None:
+        row = _one(
+            con,
+            """SELECT attrs['cuda_dev'], attrs['bus_id'] FROM events
+               WHERE kind = 'nccl.comm_init' AND rank = ? AND attrs['cuda_dev'] IS NOT NULL
+               ORDER BY TRY_CAST(attrs['nranks'] AS INTEGER) DESC NULLS LAST, file, line_no LIMIT 1""",
+            [top.rank],
+        )
+        if row:
+            pci = _pci_of_nccl_bus(row[1]) if row[1] else None
+            gpu = f"cuda:{row[0]}" + (f" (PCI {pci})" if pci else "")
+    return local_rank, gpu
+
+
+def _pci_of_nccl_bus(bus: str) -> str | None:
+    """NCCL's busId is the PCI address with ':' and '.' removed, printed as %lx
+    (``3a000`` = ``0000:3a:00.0``; ../shared/formats/01-nccl.md §1)."""
+    if not re.fullmatch(r"[0-9a-fA-F]{4,12}", bus):
+        return None
+    s = bus.lower().zfill(9)
+    return f"{s[:-5].zfill(4)}:{s[-5:-3]}:{s[-3:-1]}.{s[-1]}"
+
+
+def _one(con: duckdb.DuckDBPyConnection, sql: str, params: list) -> tuple | None:
+    rows = con.execute(sql, params).fetchall()  # fetched whole: the connection is reused
+    return rows[0] if rows else None
 
 
 def _corroborate(top: _Hyp, hyps: list[_Hyp]) -> None:

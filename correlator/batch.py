@@ -204,7 +204,8 @@ def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
         gpu = shown.initiating.gpu if shown.initiating else None
         row.update({
             "initiating_local_rank": local,
-            "initiating_gpu": gpu or (f"cuda:{device}" if device is not None else None),
+            # keyed by CUDA device where known, so repeat offenders group whatever the evidence
+            "initiating_gpu": f"cuda:{device}" if device is not None else gpu,
             "job_start": start, "job_end": end, "node_list": node_list or [],
             "problems": len(result.problems.items),
             "ingest_s": round(t_ingest - started, 3), "analyze_s": round(t_analyze - t_ingest, 3),

@@ -8,6 +8,7 @@ import yaml
 
 from correlator.analyze import analyze
 from correlator.ingest import IngestOptions
+from correlator.report.text import render
 
 QUIET = IngestOptions(echo_problems=False, workers=1)
 
@@ -137,3 +138,37 @@ def test_healthy_job_and_baseline(tmp_path):
     vs = analyze(job, baseline=base, rules_dirs=(_rules(tmp_path / "b", BOOM, PEER),), builtin_rules=False, options=QUIET)
     assert vs.first_deviating is not None and "disk almost full" in vs.first_deviating.text
     assert "baseline" in vs.first_deviating.why
+
+
+def _nccl_init(rank: int, nranks: int, dev: int, bus: str, pid: int = 4000) -> str:
+    # verbatim NCCL 2.18 init line shape (../shared/formats/01-nccl.md)
+    return (f"node-0:{pid + rank}:{pid + rank + 50} [{dev}] NCCL INFO comm 0x55d4c0a1e2f0 rank {rank} "
+            f"nranks {nranks} cudaDev {dev} nvmlDev {dev} busId {bus} commId 0x7a3b1c2d4e5f6a7b - Init COMPLETE\n")
+
+
+def test_initiating_gpu_comes_from_the_ranks_own_nccl_init(tmp_path):
+    files = {f"node-0/rank{r}.log": _nccl_init(r, 4, r, f"{r + 1}a000") + _steps(r, 1, 5) for r in range(4)}
+    files["node-0/rank2.log"] += "Traceback (most recent call last):\n  File \"t.py\", line 1\nBoomError: bad sample\n"
+    for r in (0, 1, 3):
+        files[f"node-0/rank{r}.log"] += "2024-05-01 12:00:09,000 - ERROR - __main__ - RuntimeError: peer went away\n"
+    v = analyze(_job(tmp_path, files), rules_dirs=(_rules(tmp_path, BOOM, PEER),), builtin_rules=False, options=QUIET)
+    assert v.initiating.rank == 2
+    assert v.initiating.gpu == "cuda:2 (PCI 0000:3a:00.0)"
+    assert "Initiating: rank 2, node node-0, GPU cuda:2 (PCI 0000:3a:00.0)" in render(v)
+
+
+def test_initiating_gpu_of_an_xid_is_its_pci_address(tmp_path):
+    xid = _rule("xid", "root", "hardware_xid", r"NVRM: Xid", "NVRM: Xid (PCI:0000:3b:00): 79, pid=123, GPU has fallen off the bus.")
+    files = {f"node-0/rank{r}.log": _steps(r, 1, 5) for r in range(2)}
+    files["node-0/dmesg.log"] = "[Wed May  1 12:00:04 2024] NVRM: Xid (PCI:0000:3b:00): 79, pid=123, GPU has fallen off the bus.\n"
+    v = analyze(_job(tmp_path, files), rules_dirs=(_rules(tmp_path, xid),), builtin_rules=False, options=QUIET)
+    assert v.root_cause.rule_id == "xid" and v.initiating.gpu == "PCI 0000:3b:00"
+
+
+def test_nccl_bus_id_reads_as_a_pci_address():
+    from correlator.analyze import _pci_of_nccl_bus
+
+    assert _pci_of_nccl_bus("3a000") == "0000:3a:00.0"
+    assert _pci_of_nccl_bus("b000") == "0000:0b:00.0"
+    assert _pci_of_nccl_bus("100000") == "0001:00:00.0"  # a PCI domain of its own
+    assert _pci_of_nccl_bus("zz") is None

@@ -53,6 +53,10 @@ def render(v: Verdict) -> str:
             where = [f"rank {i.rank}" if i.rank is not None else "no single rank"]
             if i.node:
                 where.append(f"node {i.node}")
+            if i.local_rank is not None:
+                where.append(f"local rank {i.local_rank}")
+            if i.gpu:
+                where.append(f"GPU {i.gpu}")
             add("Initiating: " + ", ".join(where))
     rc = v.root_cause
     if rc:
