@@ -100,26 +100,13 @@ def _py_regex(idx: int) -> re.Pattern[str] | None:
         return None
 
 
-def _apply_pattern(
-    idx: int, p: Pattern, rows: pl.Series, msg: pl.Series
-) -> tuple[pl.DataFrame, pl.DataFrame] | None:
-    """Run one pattern on its candidate rows.
-
-    Returns (per-row facts, attrs in long form: row, pat, key, value) for the
-    rows it matched, or None. Long-form attrs are cheap to build (an unpivot)
-    and to merge across patterns.
-    """
-    sub = msg.gather(rows)
+@cache
+def _pattern_exprs(idx: int) -> tuple[str | None, tuple[str, ...], list[str], list[pl.Expr]]:
+    """(regex, group names, attr groups, the facts' select list) of pattern ``idx``,
+    built once: expression building costs more than running them on a few rows."""
+    p = PATTERNS[idx]
     names = _group_names(p.regex) if p.regex else ()
     regex = _fast(p.regex) if p.regex else None
-    if regex:
-        ok = sub.str.contains(regex).fill_null(False)
-        if not ok.any():
-            return None
-        rows, sub = rows.filter(ok), sub.filter(ok)
-    df = pl.DataFrame({"row": rows})
-    if names:
-        df = df.with_columns(sub.str.extract_groups(regex).struct.unnest())
     attr_fields = [n for n in names if not _NON_ATTR_GROUPS.match(n)]
     lvl_fields = [n for n in names if _NON_ATTR_GROUPS.match(n)]
     if p.level or not lvl_fields:
@@ -133,7 +120,7 @@ def _apply_pattern(
         a = next((k for k, v in p.fills.items() if v == c), None)
         expr = pl.col(a).cast(pl.Int32, strict=False) if a in names else pl.lit(None, dtype=pl.Int32)
         fills.append(expr.alias(f"fill_{c}"))
-    facts = df.select(
+    facts = [
         pl.col("row"),
         pl.lit(idx, dtype=pl.Int32).alias("pat"),
         pl.lit(p.envelope).alias("envelope"),
@@ -147,7 +134,30 @@ def _apply_pattern(
             if "epoch_s" in names
             else pl.lit(None, dtype=pl.Int64)
         ).alias("epoch_s"),
-    )
+    ]
+    return regex, names, attr_fields, facts
+
+
+def _apply_pattern(
+    idx: int, p: Pattern, rows: pl.Series, msg: pl.Series
+) -> tuple[pl.DataFrame, pl.DataFrame] | None:
+    """Run one pattern on its candidate rows.
+
+    Returns (per-row facts, attrs in long form: row, pat, key, value) for the
+    rows it matched, or None. Long-form attrs are cheap to build (an unpivot)
+    and to merge across patterns.
+    """
+    regex, names, attr_fields, facts_exprs = _pattern_exprs(idx)
+    sub = msg.gather(rows)
+    if regex:
+        ok = sub.str.contains(regex).fill_null(False)
+        if not ok.any():
+            return None
+        rows, sub = rows.filter(ok), sub.filter(ok)
+    df = pl.DataFrame({"row": rows})
+    if names:
+        df = df.with_columns(sub.str.extract_groups(regex).struct.unnest())
+    facts = df.select(facts_exprs)
     long = (
         df.select("row", *attr_fields)
         .unpivot(index="row", on=attr_fields, variable_name="key", value_name="value")
@@ -205,11 +215,13 @@ def _match_rows(msg: pl.Series, shaped: bool) -> pl.DataFrame:
         )
     # priority: any pattern before an envelope, then registry order
     found = pl.concat(facts_parts, how="vertical_relaxed").sort(["row", "envelope", "pat"])
-    per_row = found.unique(subset="row", keep="first", maintain_order=True).select("row", "kind")
+    # per row, in that order: the winner's kind, and each fact from the first pattern that has it
+    firsts = []
     for col in ("source", "level", "logger", *[f"fill_{c}" for c in FILL_COLUMNS], "epoch_s"):
-        first = found.drop_nulls(col).unique(subset="row", keep="first", maintain_order=True)
-        keep = [col, pl.col("pat").alias(f"src_{col}")] if col.startswith(("fill_", "epoch")) else [col]
-        per_row = per_row.join(first.select("row", *keep), on="row", how="left")
+        firsts.append(pl.col(col).drop_nulls().first())
+        if col.startswith(("fill_", "epoch")):
+            firsts.append(pl.col("pat").filter(pl.col(col).is_not_null()).first().alias(f"src_{col}"))
+    per_row = found.group_by("row", maintain_order=True).agg(pl.col("kind").first(), *firsts)
     # merge every matching pattern's attrs; the winner's value first per key
     attrs = (
         pl.concat(attr_parts, how="vertical_relaxed")
