@@ -72,7 +72,9 @@ class _Hyp:
 def _ev(row: dict) -> Evidence:
     return Evidence(
         file=row["file"], line_no=row["line_no"], line_end=row.get("line_end"), rank=row.get("rank"),
-        node=row.get("node"), ts=row.get("ts_aligned") or row.get("ts"), text=row["message"],
+        node=row.get("node"), ts=row.get("ts_aligned") or row.get("ts"),
+        ts_estimated=bool(row.get("ts_estimated")) and (row.get("ts_aligned") or row.get("ts")) is not None,
+        text=row["message"],
     )
 
 

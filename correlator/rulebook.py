@@ -391,14 +391,15 @@ def match_sql(rules: list[LoadedRule], source: str = "events") -> str:
             f"SELECT {_quote(r.id)} AS rule_id, {_quote(r.role)} AS role, {_quote(r.category)} AS category, "
             f"{'true' if r.benign else 'false'} AS benign, "
             f"{blamed_rank_sql(r)} AS rank, e.rank AS printed_by, e.node, e.local_rank, e.file, e.line_no, "
-            "e.line_end, e.ts, e.ts_aligned, e.level, "
+            "e.line_end, e.ts, e.ts_aligned, e.ts_estimated, e.level, "
             f"e.kind, e.template, e.message FROM {rows} WHERE {sql or 'true'}"
         )
     return "\nUNION ALL\n".join(selects) if selects else (
         "SELECT NULL::VARCHAR AS rule_id, NULL::VARCHAR AS role, NULL::VARCHAR AS category, "
         "false AS benign, NULL::INTEGER AS rank, NULL::INTEGER AS printed_by, NULL::VARCHAR AS node, "
         "NULL::INTEGER AS local_rank, NULL::VARCHAR AS file, NULL::BIGINT AS line_no, NULL::BIGINT AS line_end, "
-        "NULL::TIMESTAMPTZ AS ts, NULL::TIMESTAMPTZ AS ts_aligned, NULL::VARCHAR AS level, NULL::VARCHAR AS kind, "
+        "NULL::TIMESTAMPTZ AS ts, NULL::TIMESTAMPTZ AS ts_aligned, NULL::BOOLEAN AS ts_estimated, "
+        "NULL::VARCHAR AS level, NULL::VARCHAR AS kind, "
         "NULL::VARCHAR AS template, NULL::VARCHAR AS message WHERE false"
     )
 

@@ -26,6 +26,9 @@ class Evidence(BaseModel):
     rank: int | None = None
     node: str | None = None
     ts: datetime | None = None
+    ts_estimated: bool = Field(
+        default=False, description="the line has no stamp of its own: ts is taken from the lines around it"
+    )
     text: str
 
 

@@ -62,6 +62,9 @@ def test_root_on_one_rank_collateral_on_the_others(tmp_path):
     assert v.first_deviating.context and "step 5" in v.first_deviating.context[-1].text
     (group,) = v.collateral
     assert group.rule_id == "peer-gone" and group.ranks == [0, 1, 3] and group.count == 3
+    # the traceback has no stamp of its own: its time is an estimate, and says so
+    assert v.root_cause.evidence.ts_estimated and not group.first.ts_estimated
+    assert "estimated: no stamp of its own" in render(v).split("Root cause:")[1].split("Why:")[0]
 
 
 def test_same_error_on_every_rank_is_all_ranks(tmp_path):

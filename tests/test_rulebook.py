@@ -122,7 +122,7 @@ def test_rule_candidates_apply_the_rules_row_conditions():
         "CREATE TABLE events AS SELECT 'j' AS job, 'n0' AS node, (i % 4)::INTEGER AS rank, NULL::INTEGER AS local_rank, "
         "NULL::INTEGER AS pid, 'app' AS source, 'rank' || (i % 4) || '.log' AS file, i::BIGINT AS line_no, "
         "i::BIGINT AS line_end, TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_seconds(i) AS ts, "
-        "TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_seconds(i) AS ts_aligned, 'INFO' AS level, "
+        "TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_seconds(i) AS ts_aligned, false AS ts_estimated, 'INFO' AS level, "
         "'app.step_metrics' AS kind, 'step <*> loss <*>' AS template, "
         "'step ' || i || ' loss ' || CASE WHEN i = 7777 THEN 'nan' ELSE '2.5' END AS message, "
         "MAP {'step': i::VARCHAR, 'loss': CASE WHEN i = 7777 THEN 'nan' ELSE '2.5' END} AS attrs "
@@ -155,7 +155,8 @@ def test_message_regex_in_rule_sql_is_guarded_by_its_literal():
     con.execute(
         "CREATE TABLE events AS SELECT 'j' AS job, 'n0' AS node, 0 AS rank, NULL::INTEGER AS local_rank, "
         "NULL::INTEGER AS pid, 'app' AS source, 'r.log' AS file, i::BIGINT AS line_no, i::BIGINT AS line_end, "
-        "NULL::TIMESTAMPTZ AS ts, NULL::TIMESTAMPTZ AS ts_aligned, 'ERROR' AS level, NULL::VARCHAR AS kind, "
+        "NULL::TIMESTAMPTZ AS ts, NULL::TIMESTAMPTZ AS ts_aligned, false AS ts_estimated, 'ERROR' AS level, "
+        "NULL::VARCHAR AS kind, "
         "'t' AS template, CASE WHEN i = 3 THEN 'worker died with signal 7 (SIGBUS)' "
         "WHEN i = 4 THEN 'worker died with signal 7' ELSE 'fine' END AS message, MAP {'a': 'b'} AS attrs "
         "FROM range(10) t(i)"

@@ -136,6 +136,13 @@ def fmt_ts(ts: datetime | None, with_date: bool = True) -> str:
     return ts.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] + " UTC" if with_date else ts.strftime("%H:%M:%S")
 
 
+def evidence_ts(e: Evidence) -> str:
+    """The evidence's time, marked when it is only an estimate from the lines around it."""
+    if e.ts is not None and e.ts_estimated:
+        return f"~{fmt_ts(e.ts)} (estimated: no stamp of its own)"
+    return fmt_ts(e.ts)
+
+
 def span(e: Evidence) -> str:
     return f"{e.line_no}" if not e.line_end or e.line_end == e.line_no else f"{e.line_no}-{e.line_end}"
 

@@ -33,6 +33,7 @@ from correlator.report.common import (
     event_lane,
     event_rows,
     evidence_lines,
+    evidence_ts,
     failure_window,
     first_line,
     fmt_ts,
@@ -200,7 +201,7 @@ def _cite(e: Evidence | None, text: str | None = None) -> str:
         return "—"
     label = text or f"{e.file}:{span(e)}"
     return (f"<a href=\"#{anchor(e.file, e.line_no)}\"><code>{_e(label)}</code></a> "
-            f"<span class=\"sub\">({_e(who(e))}, {_e(fmt_ts(e.ts))})</span>")
+            f"<span class=\"sub\">({_e(who(e))}, {_e(evidence_ts(e))})</span>")
 
 
 def _summary(v: Verdict, events: pa.Table, facts: pa.Table) -> str:
@@ -354,7 +355,7 @@ def _chart(v: Verdict, rows: list[dict], lanes: Lanes, cited: set[str], window: 
     if fd and fd.ts and t0 <= fd.ts.timestamp() <= t1:
         x = xt(fd.ts.timestamp())
         o.append(f"<a href=\"#{anchor(fd.file, fd.line_no)}\"><g class=\"first-deviating\">"
-                 f"<title>first deviating line: {_e(fd.file)}:{fd.line_no} ({_e(who(fd))}, {_e(fmt_ts(fd.ts))})</title>"
+                 f"<title>first deviating line: {_e(fd.file)}:{fd.line_no} ({_e(who(fd))}, {_e(evidence_ts(fd))})</title>"
                  f"<line class=\"fd\" x1=\"{x:.1f}\" y1=\"{_AXIS_H - 4}\" x2=\"{x:.1f}\" y2=\"{height - 4:.0f}\"/>"
                  f"{_marker_at(fd, lanes, x, lane_h, 'fdm', 'circle')}</g></a>")
     rc = v.root_cause
@@ -592,6 +593,6 @@ def _lines(lines: list[Line]) -> str:
         roles = "".join(f"<span class=\"role\">{_e(r)}</span>" for r in ln.roles[:4])
         text = "\n".join(_e(x) for x in clip_lines(e.text, 8, 200))
         out.append(f"<div class=\"ln\" id=\"{ln.anchor}\"><div class=\"cite\"><code>{_e(e.file)}:{span(e)}</code> "
-                   f"<span class=\"sub\">{_e(who(e))} · {_e(fmt_ts(e.ts))}</span>{roles}</div><pre>{text}</pre></div>")
+                   f"<span class=\"sub\">{_e(who(e))} · {_e(evidence_ts(e))}</span>{roles}</div><pre>{text}</pre></div>")
     out.append("</div>")
     return "".join(out)

@@ -23,6 +23,7 @@ from correlator.report.common import (
     event_lane,
     event_rows,
     evidence_lines,
+    evidence_ts,
     failure_window,
     first_line,
     fmt_ts,
@@ -69,7 +70,7 @@ def _fence(lines: list[str], lang: str = "text") -> str:
 def _cite(e: Evidence | None) -> str:
     if e is None:
         return "—"
-    return f"{_code(f'{e.file}:{span(e)}')} ({_cell(who(e))}, {fmt_ts(e.ts)})"
+    return f"{_code(f'{e.file}:{span(e)}')} ({_cell(who(e))}, {evidence_ts(e)})"
 
 
 def render_markdown(
@@ -338,7 +339,7 @@ def _lines(v: Verdict, events: pa.Table) -> str:
         return "\n".join([*out, "_No evidence lines._", ""])
     for ln in lines:
         e = ln.ev
-        out.append(f"**{_code(f'{e.file}:{span(e)}')}** ({_cell(who(e))}, {fmt_ts(e.ts)}) — "
+        out.append(f"**{_code(f'{e.file}:{span(e)}')}** ({_cell(who(e))}, {evidence_ts(e)}) — "
                    + ", ".join(_cell(r) for r in ln.roles[:4]))
         out.append("")
         out.append(_fence(clip_lines(e.text, 10, 200)))

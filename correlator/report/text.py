@@ -16,6 +16,8 @@ def _where(e: Evidence) -> str:
     if e.node:
         who.append(e.node)
     when = e.ts.strftime("%Y-%m-%d %H:%M:%S") + " UTC" if e.ts else "no time"
+    if e.ts and e.ts_estimated:
+        when = f"~{when}, estimated: no stamp of its own"
     return f"{e.file}:{span}  ({', '.join(who) or 'launcher/node'}, {when})"
 
 
