@@ -194,6 +194,11 @@ def _verdict(
         "SELECT any_value(job), count(*), count(DISTINCT file) FROM timeline_raw"
     ).fetchone()
     known_ranks = sorted(r for (r,) in con.execute("SELECT rank FROM known_ranks").fetchall())
+    # the job's size as the story tells it: a rank only a launcher names (a child it
+    # spawned or killed) counts too, so the header never says fewer ranks than the findings
+    world = set(known_ranks) | {r for (r,) in con.execute(
+        "SELECT rank FROM findings WHERE rank IS NOT NULL UNION SELECT rank FROM blame_pid WHERE rank IS NOT NULL"
+    ).fetchall()}
     nodes = sorted(n for (n,) in con.execute("SELECT DISTINCT node FROM events WHERE node IS NOT NULL").fetchall())
     clock = [
         ClockOffset(node=r["node"], offset_s=round(r["offset_s"], 3), keys=r["keys"],
@@ -202,7 +207,7 @@ def _verdict(
     ]
     ref = con.execute("SELECT node FROM reference_node").fetchone()
     verdict = Verdict(
-        job=job or "job", ranks=len(known_ranks), nodes=len(nodes), files=n_files, events=n_events,
+        job=job or "job", ranks=len(world), nodes=len(nodes), files=n_files, events=n_events,
         status="healthy", clock=clock, reference_node=ref[0] if ref else None, baseline=baseline,
     )
 

@@ -88,7 +88,8 @@ class ClockOffset(BaseModel):
 class Verdict(BaseModel):
     schema_version: int = SCHEMA_VERSION
     job: str
-    ranks: int
+    ranks: int = Field(description="ranks the job is known to have: that logged, that a launcher or NCCL names, "
+                                   "or that a finding blames")
     nodes: int
     files: int
     events: int

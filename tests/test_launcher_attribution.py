@@ -105,6 +105,7 @@ def test_kernel_oom_victim_pid_is_the_initiating_rank(tmp_path):
     v = analyze(str(job), options=QUIET)
     assert v.status == "failed"
     assert (v.initiating.rank, v.initiating.node) == (5, "gpu-node-02")
+    assert v.ranks == 8  # no rank logged here, but the launchers spawned eight
     assert v.root_cause.rule_id == "kernel-oom-killer" and v.root_cause.category == "oom"
     # the kill has no wall-clock stamp: cited without a time, still the first deviating line
     assert v.root_cause.evidence.ts is None
