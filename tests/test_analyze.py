@@ -59,6 +59,7 @@ def test_root_on_one_rank_collateral_on_the_others(tmp_path):
     assert v.initiating.rank == 2 and not v.initiating.all_ranks
     assert v.root_cause.rule_id == "boom" and v.root_cause.fix == "boom fix"
     assert v.first_deviating.rank == 2 and "BoomError" in v.first_deviating.text
+    assert v.first_deviating.why == "printed by 1 of the 4 ranks compared"
     assert v.first_deviating.context and "step 5" in v.first_deviating.context[-1].text
     (group,) = v.collateral
     assert group.rule_id == "peer-gone" and group.ranks == [0, 1, 3] and group.count == 3

@@ -53,7 +53,8 @@ SELECT e.*, s.n_ranks, s.n_nodes, r.role AS rule_role, r.rule_id, coalesce(r.ben
        coalesce(r.blamed, e.rank) AS subject_rank,
        CASE
          WHEN $USE_BASELINE THEN 'its template never appears in the healthy baseline'
-         WHEN e.rank IS NOT NULL THEN 'printed by ' || s.n_ranks || ' of ' || z.n_ranks_total || ' ranks'
+         -- of the ranks compared (known_ranks), which can be fewer than the job's
+         WHEN e.rank IS NOT NULL THEN 'printed by ' || s.n_ranks || ' of the ' || z.n_ranks_total || ' ranks compared'
          WHEN z.n_nodes_total >= 2 THEN 'printed on ' || s.n_nodes || ' of ' || z.n_nodes_total || ' nodes'
          ELSE 'a root-cause signature with no peer to compare against'
        END AS why
