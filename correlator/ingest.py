@@ -401,7 +401,7 @@ def _work_on(
         if writer is not None:
             writer.close()
             # written with the part, even if empty: stage 2 reads one of each per part
-            pq.write_table(pa.concat_tables(facts).cast(_STAGE1_SCHEMA) if facts else _STAGE1_SCHEMA.empty_table(),
+            pq.write_table(pa.concat_tables(facts) if facts else _STAGE1_SCHEMA.empty_table(),
                            Path(scratch) / f"facts-{index:06d}.parquet", compression="lz4")
             pq.write_table(pa.concat_tables(summaries) if summaries else _SUMMARY_SCHEMA.empty_table(),
                            Path(scratch) / f"summary-{index:06d}.parquet", compression="lz4")
