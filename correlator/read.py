@@ -86,6 +86,8 @@ class LineBatch:
 
 _GLUED_TAIL = r"(?:it/s|s/it)[^\]]*\](\S.*)$"
 _GLUED_TAIL_RE = re.compile(_GLUED_TAIL)
+# _GLUED_TAIL's bracket followed by text, in a whole line of \r-separated states
+_GLUED_ANYWHERE = r"(?:it/s|s/it)[^\]\r]*\]\S"
 
 
 def final_state(line: str) -> str:
@@ -125,7 +127,9 @@ def _apply_cr_rules(lines: pl.Series, buf: bytes, stop: int) -> pl.Series:
         return lines
     rows = lines.gather(idx)
     fixed = rows.str.extract(_LAST_SEGMENT, 1).fill_null("")
-    glued = rows.str.contains_any(["it/s]", "s/it]", "it/s,", "s/it,"])
+    # only bars with text right after an earlier state's closing bracket (a plain
+    # redraw is followed by \r or nothing): the per-segment work below is costly
+    glued = rows.str.contains(_GLUED_ANYWHERE)
     if glued.any():
         # text glued after an overwritten bar state is real output: keep it (see final_state)
         g = rows.filter(glued)

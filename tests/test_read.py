@@ -477,3 +477,18 @@ def test_log_line_glued_after_an_overwritten_bar_state_is_kept() -> None:
     assert final_state(line) == want
     got, _, _ = _read(line.encode() + b"\n")
     assert got == [want]  # the vectorised rules agree with the reference
+
+
+_BAR_PIECES = st.sampled_from(
+    ["5/30 [00:01<00:02, 15.40it/s]", "[00:03, 2.1s/it, loss=4.6]", "it/s]", "s/it, x=1]", "]", "INFO step 5",
+     " ", "\t", "é", "it/s", "[", "]x"]
+)
+
+
+@_SETTINGS
+@given(states=st.lists(st.lists(_BAR_PIECES, max_size=4).map("".join), min_size=1, max_size=6))
+def test_random_progress_bar_redraws_agree_with_the_reference(states: list[str]) -> None:
+    # \r-separated bar states, some with text right after a closing bracket
+    line = "\r".join(states)
+    got, _, _ = _read(line.encode() + b"\n")
+    assert got == [final_state(line)]
