@@ -98,7 +98,7 @@ class _StreamState:
     file_last_ny: pl.Expr = field(default_factory=lambda: pl.lit(None, dtype=pl.Boolean))
 
 
-def _stream_key(facts: PathFacts) -> pl.Expr:
+def _stream_key(facts: PathFacts, df: pl.DataFrame) -> pl.Expr:
     """One process's output within a file.
 
     The outermost wrapper's identity (Slurm task, torchrun local rank, pdsh host,
@@ -106,6 +106,11 @@ def _stream_key(facts: PathFacts) -> pl.Expr:
     ``[default0]:[rank0]: Traceback`` and ``[default0]:step 5`` are one stream
     and a per-rank file's ``[rank2]:`` traceback joins its unprefixed lines.
     """
+    rank = pl.coalesce(pl.col("rank"), pl.lit(facts.rank, dtype=pl.Int32)).cast(pl.Utf8).fill_null("")
+    if facts.local_rank is None and df.select(
+        pl.all_horizontal(pl.col(c).is_null().all() for c in ("task", "local_rank", "host", "pid"))
+    ).item():
+        return (pl.lit("r") + rank).alias("stream")  # no wrapper anywhere in the batch (most per-rank files)
     wrapper = pl.concat_str(
         [
             pl.col("task").cast(pl.Utf8).fill_null(""),
@@ -115,7 +120,6 @@ def _stream_key(facts: PathFacts) -> pl.Expr:
         ],
         separator="|",
     )
-    rank = pl.coalesce(pl.col("rank"), pl.lit(facts.rank, dtype=pl.Int32)).cast(pl.Utf8).fill_null("")
     return pl.when(wrapper != "|||").then(wrapper).otherwise(pl.lit("r") + rank).alias("stream")
 
 
@@ -144,7 +148,7 @@ def _lines_to_events(
     if df.get_column("wrapper_ts").is_not_null().any():
         wrapper = parse_timestamps(df.get_column("wrapper_ts").fill_null(""), tz="UTC").get_column("ts")
         df = df.with_columns(pl.coalesce(pl.col("ts"), wrapper).alias("ts"))
-    df = df.with_columns(_stream_key(facts))
+    df = df.with_columns(_stream_key(facts, df))
 
     ev = fold(df, carry_cols=_CARRY)
     ev = ev.filter(pl.col("message").str.strip_chars().str.len_bytes() > 0)
