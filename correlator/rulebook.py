@@ -311,9 +311,12 @@ SELECT DISTINCT TRY_CAST(attrs['child_pid'] AS INTEGER), node, TRY_CAST(attrs['c
 FROM events WHERE kind IN ('torchrun.closing_signal', 'torchrun.worker_failed', 'torchrun.failure_entry',
                            'torchrun.forced_kill', 'deepspeed.launcher_spawn', 'deepspeed.killing_subprocess')
   AND attrs['child_rank'] IS NOT NULL;
+-- NCCL init lines, read once: bus ids here, the world size in deviation.sql
+CREATE OR REPLACE TEMP TABLE nccl_inits AS
+SELECT node, rank, attrs['bus_id'] AS bus_id, TRY_CAST(attrs['nranks'] AS INTEGER) AS nranks FROM events
+WHERE kind = 'nccl.comm_init';
 CREATE OR REPLACE TEMP TABLE blame_bus AS
-SELECT DISTINCT ltrim(lower(attrs['bus_id']), '0') AS bus, node, rank FROM events
-WHERE kind = 'nccl.comm_init' AND rank IS NOT NULL;
+SELECT DISTINCT ltrim(lower(bus_id), '0') AS bus, node, rank FROM nccl_inits WHERE rank IS NOT NULL;
 -- Slurm task ids are global ranks when Slurm starts one task per rank: the job's
 -- `srun -l` labelled lines then have a rank equal to their task id (ingest's own
 -- assumption), and none names another rank or a torchrun local rank (with one
@@ -334,7 +337,7 @@ CREATE OR REPLACE TEMP MACRO task_list(s) AS
 """Small lookup tables (one row per process or report) that ``blamed_rank_sql``
 and rules' SQL conditions use, so a rule never re-scans the whole timeline per
 finding: ``config_events`` (environment and configuration reports), ``rank_nodes``,
-``blame_*``. A rule's ``sql`` should query these, not ``events``."""
+``nccl_inits``, ``blame_*``. A rule's ``sql`` should query these, not ``events``."""
 
 
 def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:

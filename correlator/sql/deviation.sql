@@ -1,5 +1,5 @@
 -- Deviation: what only some ranks (or nodes) print, or what a healthy baseline never printed.
--- Inputs: view events, table findings, table baseline_templates.
+-- Inputs: view events, tables findings, baseline_templates and nccl_inits (rulebook.BLAME_TABLES_SQL).
 
 -- Every rank the job is known to have: ranks that printed, ranks a launcher
 -- table names, and the world size of the largest NCCL communicator.
@@ -9,8 +9,7 @@ SELECT DISTINCT rank FROM (
     UNION ALL
     SELECT TRY_CAST(attrs['failed_rank'] AS INTEGER) FROM events WHERE kind = 'torchrun.failure_entry'
     UNION ALL
-    SELECT unnest(range(CAST(max(TRY_CAST(attrs['nranks'] AS INTEGER)) AS BIGINT)))::INTEGER
-    FROM events WHERE kind = 'nccl.comm_init'
+    SELECT unnest(range(CAST(max(nranks) AS BIGINT)))::INTEGER FROM nccl_inits
 ) WHERE rank IS NOT NULL;
 
 CREATE OR REPLACE TEMP TABLE ranks_without_logs AS
