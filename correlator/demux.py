@@ -150,6 +150,11 @@ _GLUED_AFTER_BAR = r"^(.*?(?:it/s|s/it)[^\]]*\])(\S.*)$"
 _MPI_TAG = r"\[\d+,(?:mpirank:)?\d+(?:,[^\]]*)?\]<(?:stdout|stderr)>:"
 
 
+def _order(df: pl.DataFrame) -> list[str]:
+    """File order: by line and piece, within each file of a batch of several (``fi``)."""
+    return ["fi", "line_no", "part"] if "fi" in df.columns else ["line_no", "part"]
+
+
 def _split_rows(
     df: pl.DataFrame, touched: pl.Series, text: pl.Series, flag: str | None = None
 ) -> pl.DataFrame:
@@ -161,13 +166,13 @@ def _split_rows(
     """
     keep = df.filter(~touched)
     work = df.filter(touched).with_columns(text.filter(touched).str.split("\n").alias("text"))
-    piece = pl.int_range(pl.len()).over(["line_no", "part"])
+    piece = pl.int_range(pl.len()).over(_order(df))
     work = work.explode("text").with_columns(
         (pl.col("part") + piece).cast(pl.Int32),
         *([(piece > 0).alias(flag)] if flag else []),
     )
     work = work.filter(pl.col("text").str.len_bytes() > 0)
-    return pl.concat([keep, work]).sort(["line_no", "part"])
+    return pl.concat([keep, work]).sort(_order(df))
 
 
 def split_fused_mpi(df: pl.DataFrame) -> pl.DataFrame:
@@ -203,7 +208,7 @@ def split_kept_segments(df: pl.DataFrame) -> pl.DataFrame:
         (pl.col("part") + pl.col("_i")).cast(pl.Int32).alias("part"),
         (pl.col("_i") < pl.col("_n")).alias("glued"),
     ).drop("_i", "_n")
-    return pl.concat([df.filter(~touched), work.select(df.columns)]).sort(["line_no", "part"])
+    return pl.concat([df.filter(~touched), work.select(df.columns)]).sort(_order(df))
 
 
 def split_glued_progress(df: pl.DataFrame) -> pl.DataFrame:

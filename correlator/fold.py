@@ -195,4 +195,5 @@ def fold(df: pl.DataFrame, carry_cols: list[str]) -> pl.DataFrame:
         )
         grouped = grouped.with_columns(pl.col("line_end").fill_null(pl.col("line_no")))
         singles = pl.concat([singles, grouped.select(singles.columns)], how="vertical_relaxed")
-    return singles.sort("line_no", maintain_order=True)
+    # file order (a batch may hold several small files: ``fi``)
+    return singles.sort(["fi", "line_no"] if "fi" in singles.columns else "line_no", maintain_order=True)

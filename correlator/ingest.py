@@ -57,7 +57,7 @@ PROVISIONAL_YEAR = 2000
 
 # Demux / stamp facts kept as attrs when present.
 _EXTRA_ATTRS = {"boot_s": "boot_s", "task": "task", "host": "host", "glued": "glued_after_progress_bar"}
-_CARRY = ["part", "rank", "local_rank", "task", "pid", "host", "ts_needs_year", "boot_s", "glued"]
+_CARRY = ["fi", "part", "rank", "local_rank", "task", "pid", "host", "ts_needs_year", "boot_s", "glued"]
 
 
 class NothingToRead(Exception):
@@ -98,29 +98,62 @@ class _StreamState:
     file_last_ny: pl.Expr = field(default_factory=lambda: pl.lit(None, dtype=pl.Boolean))
 
 
-def _stream_key(facts: PathFacts, df: pl.DataFrame) -> pl.Expr:
+def _stream_key(df: pl.DataFrame, files: _Files) -> pl.Expr:
     """One process's output within a file.
 
     The outermost wrapper's identity (Slurm task, torchrun local rank, pdsh host,
     Ray pid) names the stream; only without one does the rank do it, so that
     ``[default0]:[rank0]: Traceback`` and ``[default0]:step 5`` are one stream
     and a per-rank file's ``[rank2]:`` traceback joins its unprefixed lines.
+    In a batch of several files, the file is part of the key.
     """
-    rank = pl.coalesce(pl.col("rank"), pl.lit(facts.rank, dtype=pl.Int32)).cast(pl.Utf8).fill_null("")
-    if facts.local_rank is None and df.select(
+    rank = pl.coalesce(pl.col("rank"), files.fact("rank")).cast(pl.Utf8).fill_null("")
+    if files.all_null("local_rank") and df.select(
         pl.all_horizontal(pl.col(c).is_null().all() for c in ("task", "local_rank", "host", "pid"))
     ).item():
-        return (pl.lit("r") + rank).alias("stream")  # no wrapper anywhere in the batch (most per-rank files)
-    wrapper = pl.concat_str(
-        [
-            pl.col("task").cast(pl.Utf8).fill_null(""),
-            pl.coalesce(pl.col("local_rank"), pl.lit(facts.local_rank, dtype=pl.Int32)).cast(pl.Utf8).fill_null(""),
-            pl.col("host").fill_null(""),
-            pl.col("pid").cast(pl.Utf8).fill_null(""),
-        ],
-        separator="|",
-    )
-    return pl.when(wrapper != "|||").then(wrapper).otherwise(pl.lit("r") + rank).alias("stream")
+        key = pl.lit("r") + rank  # no wrapper anywhere in the batch (most per-rank files)
+    else:
+        wrapper = pl.concat_str(
+            [
+                pl.col("task").cast(pl.Utf8).fill_null(""),
+                pl.coalesce(pl.col("local_rank"), files.fact("local_rank")).cast(pl.Utf8).fill_null(""),
+                pl.col("host").fill_null(""),
+                pl.col("pid").cast(pl.Utf8).fill_null(""),
+            ],
+            separator="|",
+        )
+        key = pl.when(wrapper != "|||").then(wrapper).otherwise(pl.lit("r") + rank)
+    if files.n > 1:
+        key = pl.col("fi").cast(pl.Utf8) + pl.lit("/") + key
+    return key.alias("stream")
+
+
+@dataclass
+class _Files:
+    """The files of one batch (usually one; several small ones read together) and
+    what their paths say. Rows carry ``fi``, their file's index here."""
+
+    rels: list[str]
+    facts: list[PathFacts]
+
+    @property
+    def n(self) -> int:
+        return len(self.rels)
+
+    def _values(self, name: str) -> list:
+        return [getattr(f, name) for f in self.facts] if name != "file" else self.rels
+
+    def fact(self, name: str) -> pl.Expr:
+        """Each row's file's ``PathFacts.<name>`` (or ``file``, its path)."""
+        dtype = {"rank": pl.Int32, "local_rank": pl.Int32, "node": pl.Utf8, "node_level": pl.Boolean,
+                 "file": pl.Utf8}[name]
+        values = self._values(name)
+        if len(set(values)) == 1:
+            return pl.lit(values[0], dtype=dtype)
+        return pl.lit(pl.Series(values, dtype=dtype)).gather(pl.col("fi"))
+
+    def all_null(self, name: str) -> bool:
+        return all(v is None for v in self._values(name))
 
 
 def _lines_to_events(
@@ -129,10 +162,17 @@ def _lines_to_events(
 ) -> pl.DataFrame:
     df = pl.DataFrame(
         {
+            "fi": pl.repeat(0, len(lines), dtype=pl.UInt32, eager=True),
             "line_no": pl.int_range(first_line_no, first_line_no + len(lines), dtype=pl.Int64, eager=True),
             "text": lines,
         }
-    ).with_columns(pl.lit(0, dtype=pl.Int32).alias("part"))
+    )
+    return _events(df, _Files([rel], [facts]), job, tz, state)
+
+
+def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamState) -> pl.DataFrame:
+    """Stage 1 for the lines of ``df`` (``fi``, ``line_no``, ``text``, in file order)."""
+    df = df.with_columns(pl.lit(0, dtype=pl.Int32).alias("part"))
     df = split_kept_segments(split_fused_mpi(df))
     df = strip_prefixes(df)
     df = split_glued_progress(df)
@@ -148,37 +188,41 @@ def _lines_to_events(
     if df.get_column("wrapper_ts").is_not_null().any():
         wrapper = parse_timestamps(df.get_column("wrapper_ts").fill_null(""), tz="UTC").get_column("ts")
         df = df.with_columns(pl.coalesce(pl.col("ts"), wrapper).alias("ts"))
-    df = df.with_columns(_stream_key(facts, df))
+    df = df.with_columns(_stream_key(df, files))
 
     ev = fold(df, carry_cols=_CARRY)
     ev = ev.filter(pl.col("message").str.strip_chars().str.len_bytes() > 0)
     # Path facts rank below the line's own prefix; Slurm's task id stands in for
     # the rank only when nothing else names one (one task per rank).
     ev = ev.with_columns(
-        pl.coalesce(pl.col("rank"), pl.lit(facts.rank, dtype=pl.Int32)).alias("rank"),
-        pl.coalesce(pl.col("local_rank"), pl.lit(facts.local_rank, dtype=pl.Int32)).alias("local_rank"),
+        pl.coalesce(pl.col("rank"), files.fact("rank")).alias("rank"),
+        pl.coalesce(pl.col("local_rank"), files.fact("local_rank")).alias("local_rank"),
     ).with_columns(
         pl.when(pl.col("rank").is_null() & pl.col("local_rank").is_null())
         .then(pl.col("task"))
         .otherwise(pl.col("rank"))
         .alias("rank"),
     )
-    if facts.node_level:
-        ev = ev.with_columns(pl.lit(None, dtype=pl.Int32).alias("rank"), pl.lit(None, dtype=pl.Int32).alias("local_rank"))
+    if any(f.node_level for f in files.facts):
+        node_level = files.fact("node_level")
+        ev = ev.with_columns(
+            pl.when(node_level).then(pl.lit(None, dtype=pl.Int32)).otherwise(pl.col(c)).alias(c)
+            for c in ("rank", "local_rank")
+        )
 
     shapes, codes = digit_shapes(ev.get_column("message"))
     ev = classify(ev, extra_attrs=_EXTRA_ATTRS, shapes=shapes, codes=codes)
     ev = ev.with_columns(templates(ev.get_column("message"), shapes, codes))
 
-    ev = _estimate_ts(ev, state)
+    ev = _estimate_ts(ev, state, several_files=files.n > 1)
     return ev.select(
         pl.lit(job).alias("job"),
-        pl.coalesce(pl.col("host"), pl.lit(facts.node, dtype=pl.Utf8)).alias("node"),
+        pl.coalesce(pl.col("host"), files.fact("node")).alias("node"),
         pl.col("rank").cast(pl.Int32),
         pl.col("local_rank").cast(pl.Int32),
         pl.col("pid").cast(pl.Int32),
         pl.col("source"),
-        pl.lit(rel).alias("file"),
+        files.fact("file").alias("file"),
         pl.col("line_no"),
         pl.col("ts"),
         pl.col("ts_estimated"),
@@ -202,7 +246,7 @@ def _host_attr() -> pl.Expr:
     ).list.first().alias("host_attr")
 
 
-def _estimate_ts(ev: pl.DataFrame, state: _StreamState) -> pl.DataFrame:
+def _estimate_ts(ev: pl.DataFrame, state: _StreamState, several_files: bool = False) -> pl.DataFrame:
     """Lines without a stamp take their stream's previous stamp, else the file's.
 
     The stream (one process's output) is the better neighbour; the whole file
@@ -223,15 +267,17 @@ def _estimate_ts(ev: pl.DataFrame, state: _StreamState) -> pl.DataFrame:
     ts = pl.col("ts")
     ny = pl.when(ts.is_null()).then(pl.lit(None, dtype=pl.Boolean)).otherwise(pl.col("ts_needs_year"))
     if not _in_file_order(ev):
-        ev = ev.sort(["line_no", "part"], maintain_order=True)
+        ev = ev.sort(["fi", "line_no", "part"], maintain_order=True)
+    # the file's neighbours: within each file of a batch of several
+    in_file = (lambda e: e.over("fi")) if several_files else (lambda e: e)
     ev = ev.with_columns(
         pl.coalesce(
-            ts, ts.forward_fill().over("stream"), "_carry_ts", ts.forward_fill(),
-            state.file_last_ts, ts.backward_fill().over("stream"), ts.backward_fill(),
+            ts, ts.forward_fill().over("stream"), "_carry_ts", in_file(ts.forward_fill()),
+            state.file_last_ts, ts.backward_fill().over("stream"), in_file(ts.backward_fill()),
         ).alias("ts"),
         pl.coalesce(
-            ny, ny.forward_fill().over("stream"), "_carry_ny", ny.forward_fill(),
-            state.file_last_ny, ny.backward_fill().over("stream"), ny.backward_fill(),
+            ny, ny.forward_fill().over("stream"), "_carry_ny", in_file(ny.forward_fill()),
+            state.file_last_ny, ny.backward_fill().over("stream"), in_file(ny.backward_fill()),
         ).alias("ts_needs_year"),
     ).with_columns((pl.col("_no_ts") & pl.col("ts").is_not_null()).alias("ts_estimated"))
     stamped = ev.filter(pl.col("ts").is_not_null())
@@ -245,10 +291,11 @@ def _estimate_ts(ev: pl.DataFrame, state: _StreamState) -> pl.DataFrame:
 
 
 def _in_file_order(ev: pl.DataFrame) -> bool:
-    """Already sorted by (line_no, part)? Fold nearly always leaves it so, and a
-    check is a fraction of a sort that carries every column."""
-    line, part = pl.col("line_no").diff(), pl.col("part").diff()
-    return bool(ev.select(((line > 0) | ((line == 0) & (part >= 0))).fill_null(True).all()).item())
+    """Already sorted by (fi, line_no, part)? Fold nearly always leaves it so, and
+    a check is a fraction of a sort that carries every column."""
+    fi, line, part = pl.col("fi").diff(), pl.col("line_no").diff(), pl.col("part").diff()
+    ordered = (fi > 0) | ((fi == 0) & ((line > 0) | ((line == 0) & (part >= 0))))
+    return bool(ev.select(ordered.fill_null(True).all()).item())
 
 
 _STAGE1_SCHEMA = pa.schema(
@@ -384,45 +431,118 @@ def _raw_events(lines: pl.Series, first: int, rel: str, job: str) -> pl.DataFram
     )
 
 
+class _PartWriter:
+    """A part file (``part-<index>.parquet``) and its two side files (``facts-``,
+    ``summary-``), written in a worker."""
+
+    def __init__(self, scratch: str, index: int) -> None:
+        self.dir, self.index = Path(scratch), index
+        self.writer: pq.ParquetWriter | None = None
+        self.facts: list[pa.Table] = []
+        self.summaries: list[pa.Table] = []
+
+    def write(self, table: pa.Table) -> None:
+        if self.writer is None:
+            # No statistics: stage 2 reads parts whole (its filters run on the side
+            # files), and min/max of every message is half the cost of writing a part.
+            self.writer = pq.ParquetWriter(
+                self.dir / f"part-{self.index:06d}.parquet", _STAGE1_SCHEMA, compression="lz4",
+                use_dictionary=_DICTIONARY_COLUMNS, write_statistics=False,
+            )
+        self.writer.write_table(table)
+        self.facts.append(_facts(table))
+        self.summaries.append(_summary(table))
+
+    def close(self) -> None:
+        if self.writer is None:
+            return
+        self.writer.close()
+        # written with the part, even if empty: stage 2 reads one of each per part
+        pq.write_table(pa.concat_tables(self.facts) if self.facts else _STAGE1_SCHEMA.empty_table(),
+                       self.dir / f"facts-{self.index:06d}.parquet", compression="lz4")
+        pq.write_table(pa.concat_tables(self.summaries) if self.summaries else _SUMMARY_SCHEMA.empty_table(),
+                       self.dir / f"summary-{self.index:06d}.parquet", compression="lz4")
+
+
 def _work_on(
-    index: int, f: InputFile, job: str, opts: IngestOptions, scratch: str
-) -> tuple[int, list[Problem], int, int]:
-    """Stage 1 for one file, in a worker process; writes ``part-<index>.parquet``."""
+    items: list[tuple[int, InputFile]], job: str, opts: IngestOptions, scratch: str
+) -> list[tuple[int, list[Problem], int, int]]:
+    """Stage 1 for one file, or for several small ones read as one batch, in a worker
+    process: (index, problems, events, lines) per file."""
+    if len(items) > 1:
+        done = _work_on_small(items, job, opts, scratch)
+        if done is not None:
+            return done
+    return [_work_on_file(i, f, job, opts, scratch) for i, f in items]
+
+
+def _work_on_file(index: int, f: InputFile, job: str, opts: IngestOptions, scratch: str) -> tuple[int, list[Problem], int, int]:
     problems = ProblemLog(echo=False)
     events = lines = 0
-    writer = None
-    facts, summaries = [], []
-    path = Path(scratch) / f"part-{index:06d}.parquet"
+    out = _PartWriter(scratch, index)
     try:
         for table in _file_events(f, job, opts.tz, opts, problems):
-            if writer is None:
-                # No statistics: stage 2 reads parts whole (its filters run on the side
-                # files), and min/max of every message is half the cost of writing a part.
-                writer = pq.ParquetWriter(
-                    path, _STAGE1_SCHEMA, compression="lz4", use_dictionary=_DICTIONARY_COLUMNS,
-                    write_statistics=False,
-                )
-            writer.write_table(table)
-            facts.append(_facts(table))
-            summaries.append(_summary(table))
+            out.write(table)
             events += table.num_rows
             if table.num_rows:
                 lines = max(lines, int(pc.max(table.column("line_end")).as_py() or 0))
     except Exception as exc:  # never let one file stop the job
         problems.add(Problem(f.rel, f"could not ingest: {exc!r}", "skipped the rest of the file"))
     finally:
-        if writer is not None:
-            writer.close()
-            # written with the part, even if empty: stage 2 reads one of each per part
-            pq.write_table(pa.concat_tables(facts) if facts else _STAGE1_SCHEMA.empty_table(),
-                           Path(scratch) / f"facts-{index:06d}.parquet", compression="lz4")
-            pq.write_table(pa.concat_tables(summaries) if summaries else _SUMMARY_SCHEMA.empty_table(),
-                           Path(scratch) / f"summary-{index:06d}.parquet", compression="lz4")
+        out.close()
     return index, problems.items, events, lines
+
+
+def _work_on_small(
+    items: list[tuple[int, InputFile]], job: str, opts: IngestOptions, scratch: str
+) -> list[tuple[int, list[Problem], int, int]] | None:
+    """Small files as one batch: a batch's fixed cost (hundreds of column operations)
+    would otherwise dwarf a small file's lines. None (the caller then takes the files
+    one by one) if one of them does not fit one batch or the batch fails to parse."""
+    problems = ProblemLog(echo=False)
+    frames, rels, facts = [], [], []
+    try:
+        for fi, (_, f) in enumerate(items):
+            batches = list(iter_line_batches(f, problems, batch_bytes=opts.batch_bytes,
+                                             max_line_bytes=opts.max_line_bytes))
+            if len(batches) > 1:
+                return None
+            for b in batches:
+                n = len(b.lines)
+                frames.append(pl.DataFrame({
+                    "fi": pl.repeat(fi, n, dtype=pl.UInt32, eager=True),
+                    "line_no": pl.int_range(b.first_line_no, b.first_line_no + n, dtype=pl.Int64, eager=True),
+                    "text": b.lines,
+                }))
+            rels.append(f.rel)
+            facts.append(facts_from_path(f.rel))
+        if not frames:
+            table = None
+        else:
+            ev = _events(pl.concat(frames), _Files(rels, facts), job, opts.tz, _StreamState())
+            table = _to_stage1(ev)
+    except Exception:  # one by one, where each file's own fallbacks apply
+        return None
+    counts: dict[str, tuple[int, int]] = {}
+    if table is not None and table.num_rows:
+        out = _PartWriter(scratch, items[0][0])
+        out.write(table)
+        out.close()
+        per = pl.from_arrow(table.select(["file", "line_end"])).group_by("file").agg(
+            pl.len().alias("events"), pl.col("line_end").max().alias("lines")
+        )
+        counts = {r["file"]: (r["events"], r["lines"]) for r in per.iter_rows(named=True)}
+    by_rel: dict[str, list[Problem]] = {}
+    for p in problems.items:
+        by_rel.setdefault(p.file, []).append(p)
+    return [(i, by_rel.get(f.rel, []), *counts.get(f.rel, (0, 0))) for i, f in items]
 
 
 # Below this much input, starting worker processes costs more than it saves.
 _PARALLEL_MIN_BYTES = 16 << 20
+# Plain files up to this size are read several to a batch, up to _SMALL_BATCH_BYTES.
+_SMALL_FILE_BYTES = 1 << 20
+_SMALL_BATCH_BYTES = 8 << 20
 
 
 def ingest(
@@ -526,6 +646,27 @@ def _nothing_message(target: str | Path, files: list[InputFile], problems: Probl
     return f"nothing could be read from {target}: {why}" + (f" ({listed})" if listed else "")
 
 
+def _tasks(files: list[InputFile], opts: IngestOptions) -> list[list[tuple[int, InputFile]]]:
+    """What each worker call gets: a big (or compressed) file alone, biggest first so
+    the last worker is not left with the giant one; small plain files in runs."""
+    limit = min(_SMALL_FILE_BYTES, opts.batch_bytes // 4)
+    order = sorted(range(len(files)), key=lambda i: -files[i].size)
+    alone = [i for i in order if files[i].size > limit or files[i].compression or files[i].rel == "<stdin>"]
+    small = sorted(set(order) - set(alone))  # path order: neighbours are often one job's ranks
+    tasks = [[(i, files[i])] for i in alone]
+    run: list[tuple[int, InputFile]] = []
+    size = 0
+    for i in small:
+        if run and size + files[i].size > min(_SMALL_BATCH_BYTES, opts.batch_bytes):
+            tasks.append(run)
+            run, size = [], 0
+        run.append((i, files[i]))
+        size += files[i].size
+    if run:
+        tasks.append(run)
+    return tasks
+
+
 def _run_stage1(
     files: list[InputFile], job: str, opts: IngestOptions, scratch: str, problems: ProblemLog
 ) -> dict[int, tuple[int, int]]:
@@ -534,11 +675,10 @@ def _run_stage1(
         workers = 1
     if any(f.rel == "<stdin>" for f in files):
         workers = 1  # standard input was spooled by this process only
-    # Biggest files first so the last worker is not left with the giant one.
-    order = sorted(range(len(files)), key=lambda i: -files[i].size)
+    tasks = _tasks(files, opts)
     results: dict[int, tuple[int, int]] = {}
     if workers == 1:
-        outcomes = (_work_on(i, files[i], job, opts, scratch) for i in order)
+        outcomes = (r for t in tasks for r in _work_on(t, job, opts, scratch))
         for index, file_problems, events, lines in outcomes:
             problems.extend(file_problems)
             results[index] = (events, lines)
@@ -550,11 +690,11 @@ def _run_stage1(
     os.environ["POLARS_MAX_THREADS"] = "1"  # read by each worker's Polars at import
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
-            futures = [pool.submit(_work_on, i, files[i], job, opts, scratch) for i in order]
+            futures = [pool.submit(_work_on, t, job, opts, scratch) for t in tasks]
             for fut in futures:
-                index, file_problems, events, lines = fut.result()
-                problems.extend(file_problems)
-                results[index] = (events, lines)
+                for index, file_problems, events, lines in fut.result():
+                    problems.extend(file_problems)
+                    results[index] = (events, lines)
     finally:
         if saved is None:
             os.environ.pop("POLARS_MAX_THREADS", None)

@@ -305,3 +305,28 @@ def test_files_view_agrees_with_the_events(samples, tmp_path):
                FROM events GROUP BY file ORDER BY file"""
         ).fetchall()
     assert files == counted and any(len(r[2]) > 1 for r in files)
+
+
+@pytest.mark.parametrize(
+    "sample",
+    ["per-node-dirs-data-error", "kubectl-pods-skewed-clocks", "torchrun-logdir-tree", "zero3-offload-host-oom",
+     "xid79-fallen-off-bus", "healthy-tee-console"],
+)
+def test_small_files_read_together_give_the_same_timeline(samples, tmp_path, monkeypatch, sample):
+    # small plain files are parsed several to a batch; the timeline must be the one
+    # reading them one by one gives (ranks from paths, streams, stamps, folding)
+    import correlator.ingest as ingest_mod
+
+    q = "SELECT * EXCLUDE (attrs), map_entries(attrs) AS attrs FROM events ORDER BY file, line_no, message"
+    together = _timeline(samples / sample, tmp_path / "a").execute(q).fetchall()
+    assert len(ingest_mod._tasks(_files(samples / sample), IngestOptions())) < len(_files(samples / sample))
+    monkeypatch.setattr(ingest_mod, "_SMALL_FILE_BYTES", 0)
+    alone = _timeline(samples / sample, tmp_path / "b").execute(q).fetchall()
+    assert together == alone and len(together) > 10
+
+
+def _files(root: Path) -> list:
+    from correlator.discover import discover
+    from correlator.problems import ProblemLog
+
+    return discover(root, ProblemLog(echo=False))
