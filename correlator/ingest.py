@@ -3,13 +3,16 @@
 Two stages, so that per-file work runs in parallel and job-wide facts can be
 applied afterwards without holding the timeline in memory:
 
-1. **Per file** (worker processes, one file at a time, streamed in batches):
+1. **Per file** (worker processes, one file at a time, streamed in batches;
+   small plain files several to a batch, each row keeping its file's index):
    read -> demux -> stamp -> fold -> classify -> template -> estimate missing
-   stamps, written as Parquet parts into a scratch directory.
-2. **Per job** (DuckDB over the parts, streaming): facts learned anywhere in the
-   job are applied everywhere (``correlator/sql/attribute.sql``): NCCL pid->rank,
-   torchrun tables, one-rank-per-file, node names; the year of year-less stamps;
-   then the timeline is written once, in its final schema.
+   stamps, written as Parquet parts into a scratch directory, each with two small
+   side files: the events job-wide facts are learned from, and per-file counts.
+2. **Per job** (DuckDB over the side files, then the parts, streaming): facts
+   learned anywhere in the job are applied everywhere
+   (``correlator/sql/attribute.sql``): NCCL pid->rank, torchrun tables,
+   one-rank-per-file, node names; the year of year-less stamps; then the
+   timeline is written once, in its final schema.
 """
 
 from __future__ import annotations
