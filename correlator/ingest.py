@@ -456,6 +456,13 @@ class _PartWriter:
         self.facts.append(_facts(table))
         self.summaries.append(_summary(table))
 
+    def discard(self) -> None:
+        """Drop what was written (the files are then ingested another way)."""
+        if self.writer is not None:
+            self.writer.close()
+            (self.dir / f"part-{self.index:06d}.parquet").unlink(missing_ok=True)
+            self.writer = None
+
     def close(self) -> None:
         if self.writer is None:
             return
@@ -499,51 +506,75 @@ def _work_on_file(index: int, f: InputFile, job: str, opts: IngestOptions, scrat
 def _work_on_small(
     items: list[tuple[int, InputFile]], job: str, opts: IngestOptions, scratch: str
 ) -> list[tuple[int, list[Problem], int, int]] | None:
-    """Small files as one batch: a batch's fixed cost (hundreds of column operations)
-    would otherwise dwarf a small file's lines. None (the caller then takes the files
-    one by one) if one of them does not fit one batch or the batch fails to parse."""
+    """Small files as few batches: a batch's fixed cost (hundreds of column
+    operations) would otherwise dwarf a small file's lines. A batch is flushed when
+    its decoded lines reach the batch size (a compressed file's size on disk says
+    little); a file that needs several batches is ingested alone. None (the caller
+    then takes the files one by one) if a batch fails to parse."""
     problems = ProblemLog(echo=False)
-    frames, rels, facts = [], [], []
-    try:
-        for fi, (_, f) in enumerate(items):
-            batches = list(iter_line_batches(f, problems, batch_bytes=opts.batch_bytes,
-                                             max_line_bytes=opts.max_line_bytes))
-            if len(batches) > 1:
-                return None
-            for b in batches:
-                n = len(b.lines)
-                frames.append(pl.DataFrame({
-                    "fi": pl.repeat(fi, n, dtype=pl.UInt32, eager=True),
-                    "line_no": pl.int_range(b.first_line_no, b.first_line_no + n, dtype=pl.Int64, eager=True),
-                    "text": b.lines,
-                }))
-            rels.append(f.rel)
-            facts.append(facts_from_path(f.rel))
-        if not frames:
-            table = None
-        else:
-            ev = _events(pl.concat(frames), _Files(rels, facts), job, opts.tz, _StreamState())
-            table = _to_stage1(ev)
-    except Exception:  # one by one, where each file's own fallbacks apply
-        return None
+    alone: list[tuple[int, list[Problem], int, int]] = []
+    out: _PartWriter | None = None  # named after the first file it holds
     counts: dict[str, tuple[int, int]] = {}
-    if table is not None and table.num_rows:
-        out = _PartWriter(scratch, items[0][0])
-        out.write(table)
+    pending: list[tuple[int, InputFile, LineBatch]] = []
+    size = 0
+
+    def flush() -> None:
+        nonlocal out, pending, size
+        if pending:
+            frames = [
+                pl.DataFrame({
+                    "fi": pl.repeat(fi, len(b.lines), dtype=pl.UInt32, eager=True),
+                    "line_no": pl.int_range(b.first_line_no, b.first_line_no + len(b.lines), dtype=pl.Int64,
+                                            eager=True),
+                    "text": b.lines,
+                })
+                for fi, (_, _, b) in enumerate(pending)
+            ]
+            files = _Files([f.rel for _, f, _ in pending], [facts_from_path(f.rel) for _, f, _ in pending])
+            table = _to_stage1(_events(pl.concat(frames), files, job, opts.tz, _StreamState()))
+            if table.num_rows:
+                out = out or _PartWriter(scratch, pending[0][0])
+                out.write(table)
+                per = pl.from_arrow(table.select(["file", "line_end"])).group_by("file").agg(
+                    pl.len().alias("events"), pl.col("line_end").max().alias("lines")
+                )
+                counts.update({r["file"]: (r["events"], r["lines"]) for r in per.iter_rows(named=True)})
+        pending, size = [], 0
+
+    try:
+        for index, f in items:
+            read = ProblemLog(echo=False)
+            batches = list(iter_line_batches(f, read, batch_bytes=opts.batch_bytes,
+                                             max_line_bytes=opts.max_line_bytes))
+            if len(batches) > 1:  # bigger than it looked (a compressed file)
+                alone.append(_work_on_file(index, f, job, opts, scratch))
+                continue
+            problems.extend(read.items)
+            for b in batches:
+                if size + b.n_bytes > opts.batch_bytes:
+                    flush()
+                pending.append((index, f, b))
+                size += b.n_bytes
+        flush()
+    except Exception:  # one by one, where each file's own fallbacks apply
+        if out is not None:
+            out.discard()
+        for index, _, _, _ in alone:  # their parts are written again then
+            for prefix in ("part", "facts", "summary"):
+                (Path(scratch) / f"{prefix}-{index:06d}.parquet").unlink(missing_ok=True)
+        return None
+    if out is not None:
         out.close()
-        per = pl.from_arrow(table.select(["file", "line_end"])).group_by("file").agg(
-            pl.len().alias("events"), pl.col("line_end").max().alias("lines")
-        )
-        counts = {r["file"]: (r["events"], r["lines"]) for r in per.iter_rows(named=True)}
     by_rel: dict[str, list[Problem]] = {}
     for p in problems.items:
         by_rel.setdefault(p.file, []).append(p)
-    return [(i, by_rel.get(f.rel, []), *counts.get(f.rel, (0, 0))) for i, f in items]
+    done = {r[0] for r in alone}
+    return alone + [(i, by_rel.get(f.rel, []), *counts.get(f.rel, (0, 0))) for i, f in items if i not in done]
 
 
 # Below this much input, starting worker processes costs more than it saves.
 _PARALLEL_MIN_BYTES = 16 << 20
-# Plain files up to this size are read several to a batch, up to _SMALL_BATCH_BYTES.
+# Files up to this size (of text) are read several to a batch.
 _SMALL_FILE_BYTES = 1 << 20
 _SMALL_BATCH_BYTES = 8 << 20
 
@@ -649,22 +680,32 @@ def _nothing_message(target: str | Path, files: list[InputFile], problems: Probl
     return f"nothing could be read from {target}: {why}" + (f" ({listed})" if listed else "")
 
 
+# Text a compressed log holds per byte, for planning only (logs compress 5-20x); the
+# batches themselves are cut by the decoded size.
+_INFLATION = 10
+
+
+def _inflated(f: InputFile) -> int:
+    return f.size * _INFLATION if f.compression else f.size
+
+
 def _tasks(files: list[InputFile], opts: IngestOptions) -> list[list[tuple[int, InputFile]]]:
-    """What each worker call gets: a big (or compressed) file alone, biggest first so
-    the last worker is not left with the giant one; small plain files in runs."""
+    """What each worker call gets: a big file alone, biggest first so the last worker
+    is not left with the giant one; small files in runs of about _SMALL_BATCH_BYTES."""
     limit = min(_SMALL_FILE_BYTES, opts.batch_bytes // 4)
     order = sorted(range(len(files)), key=lambda i: -files[i].size)
-    alone = [i for i in order if files[i].size > limit or files[i].compression or files[i].rel == "<stdin>"]
+    # a compressed file is small when even at _INFLATION its text would be
+    alone = [i for i in order if _inflated(files[i]) > limit or files[i].rel == "<stdin>"]
     small = sorted(set(order) - set(alone))  # path order: neighbours are often one job's ranks
     tasks = [[(i, files[i])] for i in alone]
     run: list[tuple[int, InputFile]] = []
     size = 0
     for i in small:
-        if run and size + files[i].size > min(_SMALL_BATCH_BYTES, opts.batch_bytes):
+        if run and size + _inflated(files[i]) > _SMALL_BATCH_BYTES:
             tasks.append(run)
             run, size = [], 0
         run.append((i, files[i]))
-        size += files[i].size
+        size += _inflated(files[i])
     if run:
         tasks.append(run)
     return tasks

@@ -310,11 +310,12 @@ def test_files_view_agrees_with_the_events(samples, tmp_path):
 @pytest.mark.parametrize(
     "sample",
     ["per-node-dirs-data-error", "kubectl-pods-skewed-clocks", "torchrun-logdir-tree", "zero3-offload-host-oom",
-     "xid79-fallen-off-bus", "healthy-tee-console"],
+     "xid79-fallen-off-bus", "healthy-tee-console", "gzip-data-error-per-rank"],
 )
 def test_small_files_read_together_give_the_same_timeline(samples, tmp_path, monkeypatch, sample):
-    # small plain files are parsed several to a batch; the timeline must be the one
-    # reading them one by one gives (ranks from paths, streams, stamps, folding)
+    # small files (plain or compressed) are parsed several to a batch; the timeline
+    # must be the one reading them one by one gives (ranks from paths, streams,
+    # stamps, folding)
     import correlator.ingest as ingest_mod
 
     q = "SELECT * EXCLUDE (attrs), map_entries(attrs) AS attrs FROM events ORDER BY file, line_no, message"
@@ -330,3 +331,26 @@ def _files(root: Path) -> list:
     from correlator.problems import ProblemLog
 
     return discover(root, ProblemLog(echo=False))
+
+
+def test_small_file_batches_flush_by_decoded_size_and_fall_back_when_one_is_big(tmp_path, monkeypatch):
+    import correlator.ingest as ingest_mod
+
+    root = tmp_path / "job"
+    for r in range(12):
+        _write(root / f"rank{r}.log", "".join(
+            f"2024-05-01 12:00:{s:02d},000 - INFO - __main__ - step {s} | rank {r} | loss 1.5\n" for s in range(10)
+        ).encode())
+    # 122 bytes of gzip, 12 kB of text: planned as small, more than one 8 kB batch when read
+    _write(root / "rank12.log.gz", gzip.compress(b"2024-05-01 12:00:00,000 - INFO - __main__ - tick\n" * 240))
+    opts = {"batch_bytes": 8192}  # and the twelve 710-byte files need two batches
+    files = _files(root)
+    tasks = ingest_mod._tasks(files, IngestOptions(**opts))
+    assert any(len(t) > 1 and any(f.compression for _, f in t) for t in tasks)  # the .gz rides with others
+    q = "SELECT file, line_no, rank, ts, ts_estimated, kind, template, message FROM events ORDER BY file, line_no"
+    together = _timeline(root, tmp_path / "a", **opts).execute(q).fetchall()
+    monkeypatch.setattr(ingest_mod, "_SMALL_FILE_BYTES", 0)
+    alone = _timeline(root, tmp_path / "b", **opts).execute(q).fetchall()
+    assert together == alone
+    assert {r[0] for r in together} == {f"rank{r}.log" for r in range(12)} | {"rank12.log.gz"}
+    assert sum(r[0] == "rank12.log.gz" for r in together) == 240
