@@ -477,7 +477,7 @@ class _PartWriter:
 def _work_on(
     items: list[tuple[int, InputFile]], job: str, opts: IngestOptions, scratch: str
 ) -> list[tuple[int, list[Problem], int, int]]:
-    """Stage 1 for one file, or for several small ones read as one batch, in a worker
+    """Stage 1 for one file, or for several small ones read as few batches, in a worker
     process: (index, problems, events, lines) per file."""
     if len(items) > 1:
         done = _work_on_small(items, job, opts, scratch)
