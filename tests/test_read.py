@@ -39,10 +39,21 @@ def _mem_file(data: bytes, compression: str | None = None, rel: str = "x.log") -
 
 
 def _read(data: bytes | InputFile, **kw: int) -> tuple[list[str], list[LineBatch], ProblemLog]:
+    """Read ``data``; for bytes, the column path of the \r rules must agree with the
+    line-by-line one small chunks take (read._SMALL_CHUNK)."""
     f = data if isinstance(data, InputFile) else _mem_file(data)
     log = ProblemLog(echo=False)
     batches = list(iter_line_batches(f, log, **kw))
-    return [line for b in batches for line in b.lines.to_list()], batches, log
+    got = [line for b in batches for line in b.lines.to_list()]
+    if not isinstance(data, InputFile):
+        saved, read_mod._SMALL_CHUNK = read_mod._SMALL_CHUNK, 0
+        try:
+            columns = [line for b in iter_line_batches(_mem_file(data), ProblemLog(echo=False), **kw)
+                       for line in b.lines.to_list()]
+        finally:
+            read_mod._SMALL_CHUNK = saved
+        assert columns == got
+    return got, batches, log
 
 
 def _oracle(data: bytes) -> list[str]:
