@@ -521,17 +521,18 @@ def _work_on_small(
     def flush() -> None:
         nonlocal out, pending, size
         if pending:
-            frames = [
-                pl.DataFrame({
-                    "fi": pl.repeat(fi, len(b.lines), dtype=pl.UInt32, eager=True),
-                    "line_no": pl.int_range(b.first_line_no, b.first_line_no + len(b.lines), dtype=pl.Int64,
-                                            eager=True),
-                    "text": b.lines,
-                })
-                for fi, (_, _, b) in enumerate(pending)
-            ]
+            # one frame for all the files (a frame per file costs more than a small file)
+            per = pl.DataFrame({
+                "fi": pl.int_range(len(pending), dtype=pl.UInt32, eager=True),
+                "first": [b.first_line_no for _, _, b in pending],
+                "n": [len(b.lines) for _, _, b in pending],
+            }).select(
+                pl.col("fi").repeat_by("n").explode(),
+                pl.int_ranges("first", pl.col("first") + pl.col("n"), dtype=pl.Int64).explode().alias("line_no"),
+            )
+            df = per.with_columns(pl.concat([b.lines for _, _, b in pending]).alias("text"))
             files = _Files([f.rel for _, f, _ in pending], [facts_from_path(f.rel) for _, f, _ in pending])
-            table = _to_stage1(_events(pl.concat(frames), files, job, opts.tz, _StreamState()))
+            table = _to_stage1(_events(df, files, job, opts.tz, _StreamState()))
             if table.num_rows:
                 out = out or _PartWriter(scratch, pending[0][0])
                 out.write(table)
@@ -551,6 +552,8 @@ def _work_on_small(
                 continue
             problems.extend(read.items)
             for b in batches:
+                if len(b.lines) == 0:
+                    continue
                 if size + b.n_bytes > opts.batch_bytes:
                     flush()
                 pending.append((index, f, b))
