@@ -578,7 +578,7 @@ def _work_on_small(
 # Below this much input, starting worker processes costs more than it saves.
 _PARALLEL_MIN_BYTES = 16 << 20
 # Files up to this size (of text) are read several to a batch.
-_SMALL_FILE_BYTES = 1 << 20
+_SMALL_FILE_BYTES = 4 << 20
 _SMALL_BATCH_BYTES = 8 << 20
 
 
