@@ -117,7 +117,9 @@ def _apply_cr_rules(lines: pl.Series, buf: bytes, stop: int) -> pl.Series:
 
     A chunk without ``\\r`` costs one ``memchr`` (``bytes.find``; ``bytes.count``
     is several times slower). CRLF text costs one ``strip_suffix``; the regex runs
-    only on the rows with a ``\\r`` inside (progress bars).
+    only on the rows with a ``\\r`` inside (progress bars). A chunk of at most
+    ``_SMALL_CHUNK`` bytes (a small file) runs :func:`final_state` itself on those
+    rows: the tests check that both ways agree.
     """
     if buf.find(b"\r", 0, stop) < 0:
         return lines
