@@ -70,10 +70,10 @@ class _Hyp:
 
 
 def _ev(row: dict) -> Evidence:
+    ts = row.get("ts_aligned") or row.get("ts")
     return Evidence(
         file=row["file"], line_no=row["line_no"], line_end=row.get("line_end"), rank=row.get("rank"),
-        node=row.get("node"), ts=row.get("ts_aligned") or row.get("ts"),
-        ts_estimated=bool(row.get("ts_estimated")) and (row.get("ts_aligned") or row.get("ts")) is not None,
+        node=row.get("node"), ts=ts, ts_estimated=ts is not None and bool(row.get("ts_estimated")),
         text=row["message"],
     )
 
