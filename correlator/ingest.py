@@ -26,7 +26,9 @@ import tempfile
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 
@@ -47,6 +49,7 @@ from correlator.demux import (
 )
 from correlator.discover import InputFile, discover
 from correlator.fold import fold
+from correlator.parquet_concat import concat_parquet
 from correlator.problems import Problem, ProblemLog
 from correlator.read import LineBatch, iter_line_batches
 from correlator.shapes import digit_shapes
@@ -99,6 +102,7 @@ class _StreamState:
     last_ts: pl.DataFrame | None = None
     file_last_ts: pl.Expr = field(default_factory=lambda: pl.lit(None, dtype=pl.Datetime("us", "UTC")))
     file_last_ny: pl.Expr = field(default_factory=lambda: pl.lit(None, dtype=pl.Boolean))
+    year: int | None = None  # the year the file's full stamps carry
 
 
 def _stream_key(df: pl.DataFrame, files: _Files) -> pl.Expr:
@@ -218,6 +222,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     ev = ev.with_columns(templates(ev.get_column("message"), shapes, codes))
 
     ev = _estimate_ts(ev, state, several_files=files.n > 1)
+    ev = _give_year(ev, state)
     return ev.select(
         pl.lit(job).alias("job"),
         pl.coalesce(pl.col("host"), files.fact("node")).alias("node"),
@@ -235,9 +240,28 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         pl.col("attrs").cast(ATTR_TYPE),
         pl.col("line_end"),
         pl.col("kind"),
-        pl.col("ts_needs_year").fill_null(False),
+        pl.col("ts_year"),
         pl.col("part"),
         _host_attr(),
+    )
+
+
+def _give_year(ev: pl.DataFrame, state: _StreamState) -> pl.DataFrame:
+    """Year-less stamps (glog, c10, syslog), parsed in PROVISIONAL_YEAR, take the year
+    the file's full stamps carry (its first batch with any), else this year; column
+    ``ts_year`` says which. Stage 2 moves them again only if the job's year differs,
+    and then rewrites the part, so a good guess here saves a rewrite."""
+    needs = pl.col("ts_needs_year").fill_null(False)
+    if state.year is None:
+        full = ev.filter(pl.col("ts").is_not_null() & ~needs & ~pl.col("ts_estimated"))
+        if full.height:
+            state.year = int(full.select(pl.col("ts").dt.year().mode().min()).item())
+    year = state.year or datetime.now(UTC).year
+    ts = pl.col("ts")
+    if year != PROVISIONAL_YEAR:
+        ts = pl.when(needs).then(ts.dt.offset_by(f"{year - PROVISIONAL_YEAR}y")).otherwise(ts)
+    return ev.with_columns(
+        ts.alias("ts"), pl.when(needs).then(pl.lit(year, dtype=pl.Int32)).alias("ts_year")
     )
 
 
@@ -301,16 +325,28 @@ def _in_file_order(ev: pl.DataFrame) -> bool:
     return bool(ev.select(ordered.fill_null(True).all()).item())
 
 
-_STAGE1_SCHEMA = pa.schema(
+# A part is a finished piece of the timeline: the timeline's columns, then these,
+# which stage 2 reads and the timeline file leaves out (parquet_concat drops them).
+PART_EXTRAS = ("ts_year", "part", "host_attr")
+_PART_SCHEMA = pa.schema(
     [
-        *[f for f in EVENT_SCHEMA if f.name != "ts_aligned"],
-        pa.field("ts_needs_year", pa.bool_()),
+        *EVENT_SCHEMA,
+        pa.field("ts_year", pa.int32()),  # the year given to a year-less stamp
         pa.field("part", pa.int32()),
         pa.field("host_attr", pa.string()),
     ]
 )
-# Low-cardinality columns of the parts; dictionary-encoding messages only costs time.
-_DICTIONARY_COLUMNS = ["job", "node", "source", "file", "level", "template", "kind", "host_attr"]
+# How parts are written; their bytes become the timeline file's as they are.
+_PART_WRITE = {
+    "compression": "zstd",
+    # low-cardinality columns; dictionary-encoding messages only costs time
+    "use_dictionary": ["job", "node", "source", "file", "level", "template", "kind", "host_attr",
+                       "attrs.key_value.key"],
+    # min/max of every message and template would cost more than their filters save
+    "write_statistics": [f.name for f in _PART_SCHEMA if f.name not in ("template", "message", "attrs")],
+    # DuckDB skips row groups by these on `kind IN (...)` and the like
+    "bloom_filter_options": {c: {"ndv": 1024, "fpp": 0.01} for c in ("kind", "source", "level", "node", "file")},
+}
 _ATTR_LIST = pa.list_(pa.struct([("key", pa.string()), ("value", pa.string())]))
 
 # Events stage 2 learns job-wide facts from (sql/attribute.sql reads them as view
@@ -321,11 +357,13 @@ FACT_KINDS = (
     "torchrun.failure_entry", "torchrun.closing_signal", "torchrun.worker_failed", "torchrun.forced_kill",
     "deepspeed.world_info", "deepspeed.launcher_spawn", "deepspeed.killing_subprocess",
 )
-# Per file, one row per distinct (attribution columns, source, full-stamp year) with
-# its count: what stage 2 needs of every event, without reading every event.
-_SUMMARY_KEYS = ["file", "rank", "local_rank", "pid", "node", "host_attr", "source", "year"]
+# Per file, one row per distinct (attribution columns, source, year-less stamp or
+# not, full-stamp year) with its count: what stage 2 needs of every event, without
+# reading every event; `part_index` says which part file the rows are in.
+_SUMMARY_KEYS = ["file", "rank", "local_rank", "pid", "node", "host_attr", "source", "ts_year", "year"]
 _SUMMARY_SCHEMA = pa.schema(
-    [*(_STAGE1_SCHEMA.field(k) for k in _SUMMARY_KEYS[:-1]), pa.field("year", pa.int64()), pa.field("n", pa.int64())]
+    [*(_PART_SCHEMA.field(k) for k in _SUMMARY_KEYS[:-1]), pa.field("year", pa.int64()), pa.field("n", pa.int64()),
+     pa.field("part_index", pa.int32())]
 )
 
 
@@ -337,21 +375,28 @@ def _summary(table: pa.Table) -> pa.Table:
     """Counts per attribution key; ``year`` only for stamps that carry a year themselves."""
     full_stamp = pc.and_kleene(
         pc.is_valid(table.column("ts")),
-        pc.invert(pc.or_kleene(table.column("ts_needs_year"), table.column("ts_estimated")).fill_null(False)),
+        pc.and_kleene(pc.is_null(table.column("ts_year")), pc.invert(table.column("ts_estimated").fill_null(False))),
     )
     year = pc.if_else(full_stamp, pc.year(table.column("ts")), pa.scalar(None, pa.int64()))
     keyed = table.select(_SUMMARY_KEYS[:-1]).append_column("year", year)
     counted = keyed.group_by(_SUMMARY_KEYS, use_threads=False).aggregate([([], "count_all")])
-    return counted.select([*_SUMMARY_KEYS, "count_all"]).rename_columns(_SUMMARY_SCHEMA.names).cast(_SUMMARY_SCHEMA)
+    counted = counted.select([*_SUMMARY_KEYS, "count_all"]).append_column(
+        "part_index", pa.nulls(counted.num_rows, pa.int32()))  # filled when the part is closed
+    return counted.rename_columns(_SUMMARY_SCHEMA.names).cast(_SUMMARY_SCHEMA)
 
 
-def _to_stage1(ev: pl.DataFrame) -> pa.Table:
-    """Arrow in the parts' schema; attrs become a map here (Polars has no map type)."""
-    table = ev.select(_STAGE1_SCHEMA.names).to_arrow()
+def _to_part(ev: pl.DataFrame) -> pa.Table:
+    """Arrow in the parts' schema; attrs become a map here. ``ts_aligned`` starts as
+    ``ts`` (analyze aligns clocks on its own view)."""
+    table = ev.with_columns(pl.col("ts").alias("ts_aligned")).select(_PART_SCHEMA.names).to_arrow()
+    return _with_attr_map(table)
+
+
+def _with_attr_map(table: pa.Table) -> pa.Table:
     i = table.schema.get_field_index("attrs")
     lists = table.column(i).cast(_ATTR_LIST).combine_chunks()
     attrs = pa.MapArray.from_arrays(lists.offsets, lists.values.field("key"), lists.values.field("value"))
-    return table.set_column(i, "attrs", attrs).cast(_STAGE1_SCHEMA)
+    return table.set_column(i, "attrs", attrs).cast(_PART_SCHEMA)
 
 
 # The most of an unfinished event carried into a file's next batch.
@@ -385,7 +430,7 @@ def _file_events(f: InputFile, job: str, tz: str, opts: IngestOptions, problems:
             if tail is not None and tail.str.len_bytes().sum() <= max(opts.batch_bytes, _MAX_CARRY_BYTES):
                 carry, carry_first = tail, cut
                 ev = ev.filter(pl.col("line_no") < cut)
-        yield _to_stage1(ev)
+        yield _to_part(ev)
 
 
 def _with_last(it: Iterator[LineBatch]) -> Iterator[tuple[LineBatch, bool]]:
@@ -428,10 +473,14 @@ def _raw_events(lines: pl.Series, first: int, rel: str, job: str) -> pl.DataFram
             "ts_estimated": [False] * n, "level": pl.Series([None] * n, dtype=pl.Utf8),
             "template": lines, "message": lines, "attrs": pl.Series([[]] * n, dtype=ATTR_TYPE),
             "line_end": line_no, "kind": pl.Series([None] * n, dtype=pl.Utf8),
-            "ts_needs_year": [False] * n, "part": pl.Series([0] * n, dtype=pl.Int32),
+            "ts_year": pl.Series([None] * n, dtype=pl.Int32), "part": pl.Series([0] * n, dtype=pl.Int32),
             "host_attr": pl.Series([None] * n, dtype=pl.Utf8),
         }
     )
+
+
+def part_path(scratch: str | Path, index: int) -> Path:
+    return Path(scratch) / f"part-{index:06d}.parquet"
 
 
 class _PartWriter:
@@ -446,12 +495,7 @@ class _PartWriter:
 
     def write(self, table: pa.Table) -> None:
         if self.writer is None:
-            # No statistics: stage 2 reads parts whole (its filters run on the side
-            # files), and min/max of every message is half the cost of writing a part.
-            self.writer = pq.ParquetWriter(
-                self.dir / f"part-{self.index:06d}.parquet", _STAGE1_SCHEMA, compression="lz4",
-                use_dictionary=_DICTIONARY_COLUMNS, write_statistics=False,
-            )
+            self.writer = pq.ParquetWriter(part_path(self.dir, self.index), _PART_SCHEMA, **_PART_WRITE)
         self.writer.write_table(table)
         self.facts.append(_facts(table))
         self.summaries.append(_summary(table))
@@ -460,7 +504,7 @@ class _PartWriter:
         """Drop what was written (the files are then ingested another way)."""
         if self.writer is not None:
             self.writer.close()
-            (self.dir / f"part-{self.index:06d}.parquet").unlink(missing_ok=True)
+            part_path(self.dir, self.index).unlink(missing_ok=True)
             self.writer = None
 
     def close(self) -> None:
@@ -468,10 +512,12 @@ class _PartWriter:
             return
         self.writer.close()
         # written with the part, even if empty: stage 2 reads one of each per part
-        pq.write_table(pa.concat_tables(self.facts) if self.facts else _STAGE1_SCHEMA.empty_table(),
+        pq.write_table(pa.concat_tables(self.facts) if self.facts else _PART_SCHEMA.empty_table(),
                        self.dir / f"facts-{self.index:06d}.parquet", compression="lz4")
-        pq.write_table(pa.concat_tables(self.summaries) if self.summaries else _SUMMARY_SCHEMA.empty_table(),
-                       self.dir / f"summary-{self.index:06d}.parquet", compression="lz4")
+        summary = pa.concat_tables(self.summaries) if self.summaries else _SUMMARY_SCHEMA.empty_table()
+        summary = summary.set_column(summary.schema.get_field_index("part_index"), "part_index",
+                                     pa.array([self.index] * summary.num_rows, pa.int32()))
+        pq.write_table(summary, self.dir / f"summary-{self.index:06d}.parquet", compression="lz4")
 
 
 def _work_on(
@@ -532,7 +578,7 @@ def _work_on_small(
             )
             df = per.with_columns(pl.concat([b.lines for _, _, b in pending]).alias("text"))
             files = _Files([f.rel for _, f, _ in pending], [facts_from_path(f.rel) for _, f, _ in pending])
-            table = _to_stage1(_events(df, files, job, opts.tz, _StreamState()))
+            table = _to_part(_events(df, files, job, opts.tz, _StreamState()))
             if table.num_rows:
                 out = out or _PartWriter(scratch, pending[0][0])
                 out.write(table)
@@ -597,22 +643,22 @@ def ingest(
     files = _apply_ignores(target, discover(target, problems), opts.exclude, problems)
     scratch = tempfile.mkdtemp(prefix="correlator-")
     try:
-        per_file = _run_stage1(files, job, opts, scratch, problems)
-        total_events = sum(e for e, _ in per_file.values())
-        if total_events == 0:
-            raise NothingToRead(_nothing_message(target, files, problems))
+        with _worker_pool(_worker_count(files, opts)) as pool:
+            per_file = _run_stage1(files, job, opts, scratch, problems, pool)
+            total_events = sum(e for e, _ in per_file.values())
+            if total_events == 0:
+                raise NothingToRead(_nothing_message(target, files, problems))
+            staged = _stage2(scratch, files, per_file, problems, pool)
         result = IngestResult(
-            job=job, files=len(files), events=0,
+            job=job, files=len(files), events=staged.con.sql("SELECT sum(n) FROM part_summary").fetchall()[0][0],
             lines=sum(n for _, n in per_file.values()),
             bytes_read=sum(f.size for f in files), seconds=0.0, problems=problems,
         )
-        con = _stage2(scratch, files, per_file, problems, opts)
-        result.events = con.sql("SELECT sum(n) FROM part_summary").fetchall()[0][0]
         if out_parquet is not None:
-            write_parquet(con, Path(out_parquet))
+            write_parquet(staged, Path(out_parquet))
         if out_db is not None:
-            write_duckdb(con, Path(out_db))
-        con.close()
+            write_duckdb(staged, Path(out_db))
+        staged.con.close()
         result.seconds = time.perf_counter() - started
         return result
     finally:
@@ -714,22 +760,21 @@ def _tasks(files: list[InputFile], opts: IngestOptions) -> list[list[tuple[int, 
     return tasks
 
 
-def _run_stage1(
-    files: list[InputFile], job: str, opts: IngestOptions, scratch: str, problems: ProblemLog
-) -> dict[int, tuple[int, int]]:
+def _worker_count(files: list[InputFile], opts: IngestOptions) -> int:
     workers = max(1, min(opts.workers or os.cpu_count() or 1, len(files)))
     if opts.workers is None and sum(f.size for f in files) < _PARALLEL_MIN_BYTES:
         workers = 1
     if any(f.rel == "<stdin>" for f in files):
         workers = 1  # standard input was spooled by this process only
-    tasks = _tasks(files, opts)
-    results: dict[int, tuple[int, int]] = {}
+    return workers
+
+
+@contextmanager
+def _worker_pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
+    """Worker processes for both stages (None: work in this process)."""
     if workers == 1:
-        outcomes = (r for t in tasks for r in _work_on(t, job, opts, scratch))
-        for index, file_problems, events, lines in outcomes:
-            problems.extend(file_problems)
-            results[index] = (events, lines)
-        return results
+        yield None
+        return
     # "spawn", not "fork": Polars' thread pool does not survive a fork. One Polars
     # thread per worker: the workers already fill the cores, and threads on top
     # of them only contend (measured: stage 1 ~15% faster on 2 cores).
@@ -737,42 +782,131 @@ def _run_stage1(
     os.environ["POLARS_MAX_THREADS"] = "1"  # read by each worker's Polars at import
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
-            futures = [pool.submit(_work_on, t, job, opts, scratch) for t in tasks]
-            for fut in futures:
-                for index, file_problems, events, lines in fut.result():
-                    problems.extend(file_problems)
-                    results[index] = (events, lines)
+            yield pool
     finally:
         if saved is None:
             os.environ.pop("POLARS_MAX_THREADS", None)
         else:
             os.environ["POLARS_MAX_THREADS"] = saved
+
+
+def _run_stage1(
+    files: list[InputFile], job: str, opts: IngestOptions, scratch: str, problems: ProblemLog,
+    pool: ProcessPoolExecutor | None,
+) -> dict[int, tuple[int, int]]:
+    tasks = _tasks(files, opts)
+    if pool is None:
+        outcomes = (r for t in tasks for r in _work_on(t, job, opts, scratch))
+    else:
+        futures = [pool.submit(_work_on, t, job, opts, scratch) for t in tasks]
+        outcomes = (r for fut in futures for r in fut.result())
+    results: dict[int, tuple[int, int]] = {}
+    for index, file_problems, events, lines in outcomes:
+        problems.extend(file_problems)
+        results[index] = (events, lines)
     return results
 
 
 # --------------------------------------------------------------------------- stage 2
 
 
+@dataclass
+class _Staged:
+    """Stage 2's result: DuckDB with views ``events``, ``files``, ``problems``, and the
+    finished parts, in timeline order."""
+
+    con: duckdb.DuckDBPyConnection
+    parts: list[str]
+
+
 def _stage2(
     scratch: str, files: list[InputFile], per_file: dict[int, tuple[int, int]], problems: ProblemLog,
-    opts: IngestOptions,
-) -> duckdb.DuckDBPyConnection:
+    pool: ProcessPoolExecutor | None,
+) -> _Staged:
     con = duckdb.connect()
     con.execute("SET memory_limit = '1GB'")  # stage 2 streams; the workers need the rest
     con.execute("SET enable_progress_bar = false")
     con.execute(f"SET temp_directory = '{scratch}/duck'")
-    con.execute("SET preserve_insertion_order = true")
-    for view, prefix in (("raw_events", "part"), ("fact_events", "facts"), ("part_summary", "summary")):
+    for view, prefix in (("fact_events", "facts"), ("part_summary", "summary")):
         paths = sorted(str(p) for p in Path(scratch).glob(f"{prefix}-*.parquet"))
         con.execute(f"CREATE VIEW {view} AS SELECT * FROM read_parquet({paths!r})")
     sql = resources.files("correlator").joinpath("sql/attribute.sql").read_text()
-    con.execute(sql.replace("$PROVISIONAL_YEAR", str(PROVISIONAL_YEAR)))
+    con.execute(sql)
+    _finish_parts(con, scratch, pool)
+    parts = sorted(str(p) for p in Path(scratch).glob("part-*.parquet"))
+    columns = ", ".join(EVENT_SCHEMA.names)
+    con.execute(f"CREATE VIEW events AS SELECT {columns} FROM read_parquet({parts!r})")
     files_tbl = _files_table(con, files, per_file, problems)
     con.register("files_arrow", files_tbl)
     con.execute("CREATE TABLE files AS SELECT * FROM files_arrow")
     con.register("problems_arrow", problems.to_arrow())
     con.execute("CREATE TABLE problems AS SELECT * FROM problems_arrow")
-    return con
+    return _Staged(con, parts)
+
+
+# The columns attribute.sql decides an event's rank and node from.
+_COMBO_KEYS = ["file", "rank", "local_rank", "pid", "node", "host_attr"]
+
+
+def _finish_parts(con: duckdb.DuckDBPyConnection, scratch: str, pool: ProcessPoolExecutor | None) -> None:
+    """Rewrite the parts whose events stage 2 changes (``stale_parts``); the rest
+    are final as stage 1 wrote them. Nearly every part of per-rank logs is."""
+    stale = [r[0] for r in con.execute("SELECT part_index FROM stale_parts ORDER BY 1").fetchall()]
+    if not stale:
+        return
+    combos = con.sql(f"SELECT {', '.join(_COMBO_KEYS)}, final_rank, final_node FROM combo_final").to_arrow_table()
+    child_ranks = con.sql("SELECT file, line_no, kind, rank AS child_rank FROM child_rank_lines").to_arrow_table()
+    year = con.execute("SELECT y FROM job_year").fetchone()[0]
+    paths = [str(part_path(scratch, i)) for i in stale]
+    if pool is None:
+        for path in paths:
+            _attribute_part(path, combos, child_ranks, year)
+    else:
+        for fut in [pool.submit(_attribute_part, p, combos, child_ranks, year) for p in paths]:
+            fut.result()
+
+
+def _attribute_part(path: str, combos: pa.Table, child_ranks: pa.Table, year: int) -> None:
+    """Give a part's events the rank and node stage 2 decided (``combo_final``), the
+    job's year to its year-less stamps, and attr ``child_rank`` to launcher lines
+    about a child whose rank is known (``child_rank_lines``); rewritten in place."""
+    src = Path(path)
+    tmp = src.with_name(src.name + ".tmp")
+    combos_pl = pl.from_arrow(combos)
+    child_pl = pl.from_arrow(child_ranks)
+    reader = pq.ParquetFile(src)
+    with pq.ParquetWriter(tmp, _PART_SCHEMA, **_PART_WRITE) as writer:
+        for i in range(reader.num_row_groups):
+            writer.write_table(_attributed(reader.read_row_group(i), combos_pl, child_pl, year))
+    reader.close()
+    tmp.replace(src)
+
+
+def _attributed(table: pa.Table, combos: pl.DataFrame, child_ranks: pl.DataFrame, year: int) -> pa.Table:
+    keys = pl.from_arrow(table.select([*_COMBO_KEYS, "line_no", "kind", "ts", "ts_year"]))
+    # left joins that keep the part's row order; each key has at most one answer
+    new = keys.join(combos, on=_COMBO_KEYS, how="left", nulls_equal=True, maintain_order="left").join(
+        child_ranks, on=["file", "line_no", "kind"], how="left", nulls_equal=True, maintain_order="left"
+    )
+    moved = pl.col("ts_year").is_not_null() & (pl.col("ts_year") != year)
+    ts = pl.when(moved).then(pl.col("ts").dt.offset_by(pl.format("{}y", year - pl.col("ts_year"))))
+    new = new.select(
+        pl.col("final_rank").cast(pl.Int32), pl.col("final_node"), ts.otherwise(pl.col("ts")).alias("ts"),
+        pl.when(moved).then(pl.lit(year, dtype=pl.Int32)).otherwise(pl.col("ts_year")).alias("ts_year"),
+        pl.col("child_rank"),
+    )
+    for name, column in (("rank", "final_rank"), ("node", "final_node"), ("ts", "ts"), ("ts_aligned", "ts"),
+                         ("ts_year", "ts_year")):
+        table = table.set_column(table.schema.get_field_index(name), name, new.get_column(column).to_arrow())
+    if new.get_column("child_rank").is_not_null().any():
+        attrs = pl.from_arrow(table.column("attrs").cast(_ATTR_LIST)).alias("attrs")
+        child = pl.struct(key=pl.lit("child_rank"), value=pl.col("child_rank").cast(pl.Utf8))
+        attrs = pl.DataFrame([attrs, new.get_column("child_rank")]).select(
+            pl.when(pl.col("child_rank").is_null()).then(pl.col("attrs"))
+            .otherwise(pl.concat_list(pl.col("attrs"), child))
+        ).to_series()
+        table = table.set_column(table.schema.get_field_index("attrs"), "attrs", attrs.to_arrow())
+    return _with_attr_map(table)
 
 
 def _files_table(
@@ -827,21 +961,18 @@ def _metadata(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     }
 
 
-def write_parquet(con: duckdb.DuckDBPyConnection, out: Path) -> None:
-    """Write the timeline; ``files`` and ``problems`` travel in the Parquet metadata."""
+def write_parquet(staged: _Staged, out: Path) -> None:
+    """Write the timeline: the parts' row groups as they are, one after the other
+    (no value is encoded twice); ``files`` and ``problems`` travel in the metadata."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
-    meta = _metadata(con)
-    kv = ", ".join(f"'{k}': {_sql_str(v)}" for k, v in meta.items())
-    con.execute(
-        f"COPY (SELECT * FROM events) TO {_sql_str(str(tmp))} "
-        f"(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 250000, KV_METADATA {{{kv}}})"
-    )
+    concat_parquet(staged.parts, tmp, drop_columns=PART_EXTRAS, key_value_metadata=_metadata(staged.con))
     tmp.replace(out)
 
 
-def write_duckdb(con: duckdb.DuckDBPyConnection, out: Path) -> None:
+def write_duckdb(staged: _Staged, out: Path) -> None:
     """Write a plain DuckDB database with tables ``events``, ``files``, ``problems``."""
+    con = staged.con
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
     tmp.unlink(missing_ok=True)

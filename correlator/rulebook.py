@@ -551,13 +551,13 @@ def _example_events(con: duckdb.DuckDBPyConnection, text: str) -> None:
     import polars as pl
 
     from correlator.attribute import PathFacts
-    from correlator.ingest import _lines_to_events, _StreamState
+    from correlator.ingest import PART_EXTRAS, _lines_to_events, _StreamState
 
     lines = pl.Series("text", text.split("\n"), dtype=pl.Utf8)
     ev = _lines_to_events(lines, 1, "example.log", PathFacts(), "example", "UTC", _StreamState())
     con.register("_example", ev.to_arrow())
     con.execute(
-        "CREATE OR REPLACE TEMP TABLE events AS SELECT * EXCLUDE (ts_needs_year, part, host_attr) "
+        f"CREATE OR REPLACE TEMP TABLE events AS SELECT * EXCLUDE ({', '.join(PART_EXTRAS)}) "
         "REPLACE (map_from_entries(attrs) AS attrs), ts AS ts_aligned FROM _example"
     )
     con.execute(BLAME_TABLES_SQL)

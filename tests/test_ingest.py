@@ -13,6 +13,7 @@ import pytest
 
 from correlator.ingest import IngestOptions, NothingToRead, ingest
 from correlator.query import open_timeline
+from correlator.timeline import EVENT_SCHEMA
 
 QUIET = IngestOptions(echo_problems=False, workers=1)
 
@@ -354,3 +355,49 @@ def test_small_file_batches_flush_by_decoded_size_and_fall_back_when_one_is_big(
     assert together == alone
     assert {r[0] for r in together} == {f"rank{r}.log" for r in range(12)} | {"rank12.log.gz"}
     assert sum(r[0] == "rank12.log.gz" for r in together) == 240
+
+
+def _three_part_job(root: Path) -> None:
+    # rank0.log: full stamps, all of 2024; nccl.log: no rank until its NCCL init line
+    # maps host:pid -> rank 3; c10.log: only year-less c10 stamps (formats/02-pytorch-c10d.md)
+    _write(root / "rank0.log", "".join(
+        f"2024-06-03 06:48:{s:02d},034 - INFO - __main__ - step {s} loss 2.1\n" for s in range(20)).encode())
+    _write(root / "nccl.log", (
+        b"gpu-node-00:44249:44249 [3] NCCL INFO Bootstrap : Using eth0:10.1.0.10<0>\n"
+        b"gpu-node-00:44249:44336 [3] NCCL INFO comm 0x55d26ea5f0c0 rank 3 nranks 4 cudaDev 3 nvmlDev 3 "
+        b"busId 5d000 commId 0xdf5a60eccdeb112f - Init START\n"
+        b"gpu-node-00:44249:44336 [3] NCCL INFO Connected all rings\n"))
+    _write(root / "c10.log", (
+        b"[rank1]:[W603 06:48:41.943343409 Utils.hpp:164] Warning: Environment variable NCCL_ASYNC_ERROR_HANDLING "
+        b"is deprecated; use TORCH_NCCL_ASYNC_ERROR_HANDLING instead (function operator())\n"
+        b"[rank1]:[E603 06:49:02.123456789 ProcessGroupNCCL.cpp:607] [Rank 1] boom\n"))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_only_parts_stage2_changes_are_rewritten_and_they_keep_their_order(tmp_path, monkeypatch, workers):
+    import correlator.ingest as ingest_mod
+
+    root = tmp_path / "job"
+    _three_part_job(root)
+    monkeypatch.setattr(ingest_mod, "_SMALL_FILE_BYTES", 0)  # a part per file
+    rewritten: list[str] = []
+    monkeypatch.setattr(ingest_mod, "_finish_parts", _recording(ingest_mod._finish_parts, rewritten))
+    con = _timeline(root, tmp_path, workers=workers)
+    assert sorted(rewritten) == ["c10.log", "nccl.log"]  # rank0.log is final as stage 1 wrote it
+    rows = con.execute("SELECT file, line_no, rank, year(ts), year(ts_aligned) FROM events").fetchall()
+    # file order (discovery's: by path), then line order, with or without a rewrite
+    assert [r[:2] for r in rows] == sorted(r[:2] for r in rows) and len(rows) == 25
+    assert {(r[0], r[2]) for r in rows} == {("rank0.log", 0), ("nccl.log", 3), ("c10.log", 1)}
+    # c10.log's year-less stamps had no year of their own file to take: the job's
+    assert {r[3] for r in rows if r[0] == "c10.log"} == {r[4] for r in rows if r[0] == "c10.log"} == {2024}
+    assert {r[3] for r in rows} == {2024, None}  # NCCL INFO lines have no stamp, nor a stamped neighbour
+    assert [r[0] for r in con.execute("DESCRIBE events").fetchall()] == EVENT_SCHEMA.names
+
+
+def _recording(finish, rewritten: list[str]):
+    def wrapped(con, scratch, pool):
+        for (index,) in con.execute("SELECT part_index FROM stale_parts").fetchall():
+            rewritten.extend(r[0] for r in con.execute(
+                "SELECT DISTINCT file FROM part_summary WHERE part_index = ?", [index]).fetchall())
+        return finish(con, scratch, pool)
+    return wrapped

@@ -1,17 +1,17 @@
--- Stage 2 of ingest: apply facts learned anywhere in the job to every event.
--- Inputs (stage-1 output): view raw_events (every event), view fact_events (the
--- events of ingest.FACT_KINDS, the only kinds read here), view part_summary (one
--- row per file and distinct file, rank, local_rank, pid, node, host_attr, source and
--- full-stamp year, with its count n). Output: view events (final schema).
--- Mapping tables are tiny (one row per process or file); the big table is only
--- ever joined against them and written once.
+-- Stage 2 of ingest: decide, from facts learned anywhere in the job, what changes
+-- in which events. Inputs (stage-1 output): view fact_events (the events of
+-- ingest.FACT_KINDS, the only kinds read here), view part_summary (per part file,
+-- one row per distinct file, rank, local_rank, pid, node, host_attr, source,
+-- year-less stamp or not and full-stamp year, with its count n). Outputs: the
+-- tiny mapping tables combo_final, child_rank_lines and job_year, and stale_parts,
+-- the parts they change. No event is read here.
 
 CREATE MACRO attr(a, k) AS a[k];
 -- NCCL cuts host names at the first dot, torchrun prints the FQDN (01-nccl.md §1)
 CREATE MACRO short_host(h) AS nullif(split_part(h, '.', 1), '');
 
--- Year-less stamps (glog, c10, syslog) were read in year $PROVISIONAL_YEAR: move
--- them to the year most full stamps of the job carry.
+-- Year-less stamps (glog, c10, syslog) took their file's year in stage 1 (column
+-- ts_year): they belong in the year most full stamps of the job carry.
 CREATE TEMP TABLE job_year AS
 SELECT coalesce(
     (SELECT year FROM part_summary WHERE year IS NOT NULL
@@ -247,25 +247,18 @@ FROM filled f
 LEFT JOIN file_node fn ON fn.file = f.file
 LEFT JOIN rank_host rh ON rh.rank = f.final_rank;
 
-CREATE VIEW events AS
-SELECT
-    e.job,
-    c.final_node AS node,
-    c.final_rank AS rank, e.local_rank, e.pid, e.source, e.file, e.line_no,
-    CASE WHEN e.ts_needs_year
-         THEN e.ts + to_years(CAST((SELECT y FROM job_year) - $PROVISIONAL_YEAR AS INTEGER))
-         ELSE e.ts END AS ts,
-    e.ts_estimated,
-    CASE WHEN e.ts_needs_year
-         THEN e.ts + to_years(CAST((SELECT y FROM job_year) - $PROVISIONAL_YEAR AS INTEGER))
-         ELSE e.ts END AS ts_aligned,
-    e.level, e.template, e.message,
-    CASE WHEN cr.rank IS NULL THEN e.attrs
-         ELSE map_concat(e.attrs, MAP {'child_rank': CAST(cr.rank AS VARCHAR)}) END AS attrs,
-    e.line_end, e.kind
-FROM raw_events e
+-- The parts (stage-1 files) whose events this changes: a rank or node decided here,
+-- a year-less stamp moved to the job's year, a launcher line given its child's rank.
+-- ingest.py rewrites those with combo_final, job_year and child_rank_lines; every
+-- other part is final as written.
+CREATE TEMP TABLE stale_parts AS
+SELECT DISTINCT s.part_index
+FROM part_summary s
 JOIN combo_final c
-  ON c.file = e.file AND c.rank IS NOT DISTINCT FROM e.rank
- AND c.local_rank IS NOT DISTINCT FROM e.local_rank AND c.pid IS NOT DISTINCT FROM e.pid
- AND c.node IS NOT DISTINCT FROM e.node AND c.host_attr IS NOT DISTINCT FROM e.host_attr
-LEFT JOIN child_rank_lines cr ON cr.file = e.file AND cr.line_no = e.line_no AND cr.kind = e.kind;
+  ON c.file = s.file AND c.rank IS NOT DISTINCT FROM s.rank
+ AND c.local_rank IS NOT DISTINCT FROM s.local_rank AND c.pid IS NOT DISTINCT FROM s.pid
+ AND c.node IS NOT DISTINCT FROM s.node AND c.host_attr IS NOT DISTINCT FROM s.host_attr
+WHERE c.final_rank IS DISTINCT FROM s.rank OR c.final_node IS DISTINCT FROM s.node
+   OR s.ts_year <> (SELECT y FROM job_year)
+UNION
+SELECT DISTINCT s.part_index FROM part_summary s WHERE s.file IN (SELECT file FROM child_rank_lines);

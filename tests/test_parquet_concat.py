@@ -1,0 +1,115 @@
+"""parquet_concat: row groups of several files copied into one, footer rewritten."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from correlator.parquet_concat import (
+    ParquetConcatError,
+    concat_parquet,
+    decode_struct,
+    encode_struct,
+)
+
+_SCHEMA = pa.schema([
+    ("n", pa.int64()),
+    ("kind", pa.string()),
+    ("attrs", pa.map_(pa.string(), pa.string())),
+    ("ts", pa.timestamp("us", tz="UTC")),
+    ("keep_me_not", pa.bool_()),
+    ("nor_me", pa.string()),
+])
+_WRITE = {"compression": "zstd", "use_dictionary": ["kind"], "bloom_filter_options": {"kind": {"ndv": 16, "fpp": 0.05}}}
+
+
+def _table(start: int, n: int) -> pa.Table:
+    return pa.table({
+        "n": list(range(start, start + n)),
+        "kind": [f"k{i % 5}" for i in range(start, start + n)],
+        "attrs": [[("i", str(i))] if i % 3 else [] for i in range(start, start + n)],
+        "ts": [i * 1_000_000 for i in range(start, start + n)],
+        "keep_me_not": [i % 2 == 0 for i in range(start, start + n)],
+        "nor_me": ["x" * (i % 4) for i in range(start, start + n)],
+    }, schema=_SCHEMA)
+
+
+def _footer(path: Path) -> bytes:
+    data = path.read_bytes()
+    length = int.from_bytes(data[-8:-4], "little")
+    return data[-8 - length:-8]
+
+
+def test_footers_of_both_writers_decode_and_encode_to_the_same_bytes(tmp_path):
+    pq.write_table(_table(0, 5000), tmp_path / "a.parquet", row_group_size=700, **_WRITE)
+    duckdb.sql(f"COPY (SELECT * FROM range(5000) t(i), (SELECT 'x' AS s)) TO '{tmp_path / 'b.parquet'}' "
+               "(FORMAT parquet, ROW_GROUP_SIZE 1024)")
+    for name in ("a.parquet", "b.parquet"):
+        footer = _footer(tmp_path / name)
+        assert encode_struct(decode_struct(footer)) == footer
+
+
+def test_row_groups_of_every_part_in_order_without_the_dropped_columns(tmp_path):
+    # 3 parts: 17 row groups (a Thrift list header past 15 items), one empty row
+    # group (what pyarrow writes for no rows), 3 row groups
+    sizes = [(0, 2500, 150), (2500, 0, 100), (2500, 1200, 500)]
+    parts = []
+    for i, (start, n, group) in enumerate(sizes):
+        parts.append(tmp_path / f"p{i}.parquet")
+        pq.write_table(_table(start, n), parts[-1], row_group_size=group, **_WRITE)
+    out = tmp_path / "all.parquet"
+    rows = concat_parquet(parts, out, drop_columns=["keep_me_not", "nor_me"], key_value_metadata={"who": "me"})
+
+    expected = _table(0, 3700).drop_columns(["keep_me_not", "nor_me"])
+    got = pq.read_table(out)
+    assert rows == 3700 and got.num_rows == 3700
+    assert got.schema.remove_metadata() == expected.schema and got.equals(expected.cast(got.schema))
+    meta = pq.ParquetFile(out).metadata
+    assert meta.metadata == {b"who": b"me"}
+    assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [150] * 16 + [100, 0, 500, 500, 200]
+    # DuckDB reads it too, bloom filters and statistics included (a wrong offset in
+    # either would skip row groups that hold the value, or fail to read)
+    n, total = duckdb.sql(f"SELECT count(*), sum(n) FROM '{out}' WHERE kind = 'k3' AND n >= 1000").fetchall()[0]
+    want = [i for i in range(1000, 3700) if i % 5 == 3]
+    assert (n, total) == (len(want), sum(want))
+    assert duckdb.sql(f"SELECT max(ts) FROM '{out}'").fetchall()[0][0].timestamp() == 3699
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cuts=st.lists(st.integers(0, 400), min_size=1, max_size=6), group=st.integers(1, 300))
+def test_any_split_into_parts_concatenates_back_to_the_whole(tmp_path, cuts, group):
+    bounds = [0, *sorted(cuts), 400]
+    parts = []
+    for i, (a, b) in enumerate(itertools.pairwise(bounds)):
+        parts.append(tmp_path / f"h{i}.parquet")
+        pq.write_table(_table(a, b - a), parts[-1], row_group_size=group, **_WRITE)
+    out = tmp_path / "h.parquet"
+    concat_parquet(parts, out)
+    assert pq.read_table(out).equals(_table(0, 400))
+
+
+def test_parts_of_different_schemas_are_refused(tmp_path):
+    pq.write_table(_table(0, 10), tmp_path / "a.parquet")
+    pq.write_table(_table(0, 10).drop_columns(["nor_me"]), tmp_path / "b.parquet")
+    with pytest.raises(ParquetConcatError, match="schema differs"):
+        concat_parquet([tmp_path / "a.parquet", tmp_path / "b.parquet"], tmp_path / "out.parquet")
+
+
+def test_only_trailing_leaf_columns_can_be_dropped(tmp_path):
+    pq.write_table(_table(0, 10), tmp_path / "a.parquet")
+    for drop in (["kind"], ["attrs"], ["nor_me", "keep_me_not"]):
+        with pytest.raises(ParquetConcatError, match="not the file's last leaf columns"):
+            concat_parquet([tmp_path / "a.parquet"], tmp_path / "out.parquet", drop_columns=drop)
+
+
+def test_a_file_that_is_not_parquet_is_named(tmp_path):
+    (tmp_path / "x.parquet").write_bytes(b"PAR1 but no more")
+    with pytest.raises(ParquetConcatError, match=r"x\.parquet"):
+        concat_parquet([tmp_path / "x.parquet"], tmp_path / "out.parquet")
