@@ -30,6 +30,7 @@ import pyarrow as pa
 from correlator.ingest import IngestOptions
 from correlator.query import open_timeline
 from correlator.rulebook import BLAME_TABLES_SQL, LoadedRule, create_findings, load_rules
+from correlator.shapes import SHAPE_SQL
 from correlator.spans import ranges
 from correlator.verdict import (
     ClockOffset,
@@ -164,7 +165,13 @@ def _verdict(
     con: duckdb.DuckDBPyConnection, rules: list[LoadedRule], baseline_templates: set[str] | None,
     baseline: str | None,
 ) -> Verdict:
-    con.execute("ALTER VIEW events RENAME TO timeline_raw")
+    columns = {d[0] for d in con.execute("SELECT * FROM events LIMIT 0").description}
+    if "shape" in columns:
+        con.execute("ALTER VIEW events RENAME TO timeline_raw")
+    else:  # a timeline written before the column: rules test substrings on it
+        con.execute("ALTER VIEW events RENAME TO timeline_unshaped")
+        con.execute(f"CREATE VIEW timeline_raw AS SELECT *, {SHAPE_SQL.format(message='message')} AS shape "
+                    "FROM timeline_unshaped")
     con.execute(_sql("align.sql"))
     by_id = {lr.rule.id: lr for lr in rules}
     con.execute(BLAME_TABLES_SQL)

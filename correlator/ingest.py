@@ -52,7 +52,7 @@ from correlator.fold import fold
 from correlator.parquet_concat import concat_parquet
 from correlator.problems import Problem, ProblemLog
 from correlator.read import LineBatch, iter_line_batches
-from correlator.shapes import digit_shapes
+from correlator.shapes import digit_shapes, shape_array
 from correlator.templates import templates
 from correlator.timeline import EVENT_SCHEMA, FILE_SCHEMA, SCHEMA_VERSION
 from correlator.timestamps import parse_timestamps
@@ -328,9 +328,11 @@ def _in_file_order(ev: pl.DataFrame) -> bool:
 # A part is a finished piece of the timeline: the timeline's columns, then these,
 # which stage 2 reads and the timeline file leaves out (parquet_concat drops them).
 PART_EXTRAS = ("ts_year", "part", "host_attr")
+# Shapes are few per part: written as a dictionary column as they come (no re-hashing).
+_SHAPE_TYPE = pa.dictionary(pa.int32(), pa.string())
 _PART_SCHEMA = pa.schema(
     [
-        *EVENT_SCHEMA,
+        *(pa.field("shape", _SHAPE_TYPE) if f.name == "shape" else f for f in EVENT_SCHEMA),
         pa.field("ts_year", pa.int32()),  # the year given to a year-less stamp
         pa.field("part", pa.int32()),
         pa.field("host_attr", pa.string()),
@@ -340,10 +342,10 @@ _PART_SCHEMA = pa.schema(
 _PART_WRITE = {
     "compression": "zstd",
     # low-cardinality columns; dictionary-encoding messages only costs time
-    "use_dictionary": ["job", "node", "source", "file", "level", "template", "kind", "host_attr",
+    "use_dictionary": ["job", "node", "source", "file", "level", "template", "kind", "shape", "host_attr",
                        "attrs.key_value.key"],
-    # min/max of every message and template would cost more than their filters save
-    "write_statistics": [f.name for f in _PART_SCHEMA if f.name not in ("template", "message", "attrs")],
+    # min/max of every message, template and shape would cost more than their filters save
+    "write_statistics": [f.name for f in _PART_SCHEMA if f.name not in ("template", "message", "attrs", "shape")],
     # DuckDB skips row groups by these on `kind IN (...)` and the like
     "bloom_filter_options": {c: {"ndv": 1024, "fpp": 0.01} for c in ("kind", "source", "level", "node", "file")},
 }
@@ -388,7 +390,11 @@ def _summary(table: pa.Table) -> pa.Table:
 def _to_part(ev: pl.DataFrame) -> pa.Table:
     """Arrow in the parts' schema; attrs become a map here. ``ts_aligned`` starts as
     ``ts`` (analyze aligns clocks on its own view)."""
-    table = ev.with_columns(pl.col("ts").alias("ts_aligned")).select(_PART_SCHEMA.names).to_arrow()
+    table = ev.with_columns(pl.col("ts").alias("ts_aligned")).select(
+        n for n in _PART_SCHEMA.names if n != "shape").to_arrow()
+    message = table.column("message").combine_chunks()
+    shape = pc.dictionary_encode(shape_array(message)).cast(_SHAPE_TYPE)
+    table = table.add_column(_PART_SCHEMA.get_field_index("shape"), "shape", shape)
     return _with_attr_map(table)
 
 

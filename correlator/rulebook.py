@@ -29,6 +29,8 @@ import duckdb
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from correlator.shapes import SHAPE_SQL, shape_of
+
 CATEGORIES = (
     "oom", "nccl_network", "nccl_timeout_hang", "collective_mismatch", "config_error",
     "hardware_xid", "data_error", "code_exception", "version_mismatch", "killed_by_scheduler",
@@ -289,7 +291,7 @@ def _predicate_parts(rule: Rule, alias: str = "e") -> tuple[str, str | None]:
     if m.regex:
         lit = required_literal(m.regex)
         if lit:
-            parts.append(f"contains({alias}.message, {_quote(lit)})")
+            parts.append(_shape_contains(alias, lit))
         parts.append(f"regexp_matches({alias}.message, {_quote(m.regex)})")
     return " AND ".join(parts), m.sql
 
@@ -429,20 +431,27 @@ def _with_literal(m: re.Match[str]) -> str:
     """``regexp_matches(e.message, r)`` behind a ``contains`` of r's required literal.
 
     The same truth value in any boolean context (r cannot match without the
-    literal), several times cheaper on the rows where the literal is absent.
+    literal), and on most rows decided by the ``contains`` alone.
     """
     lit = required_literal(m.group(1).replace("''", "'"))
-    return f"(contains(e.message, {_quote(lit)}) AND {m.group(0)})" if lit else m.group(0)
+    return f"({_shape_contains('e', lit)} AND {m.group(0)})" if lit else m.group(0)
+
+
+def _shape_contains(alias: str, literal: str) -> str:
+    """A test every message containing ``literal`` passes, on the ``shape`` column.
+
+    Shapes keep every character but digits (1-9 become 0), so a message holding
+    the literal has a shape holding the literal's shape. ``shape`` is a
+    dictionary column: the test runs once per distinct shape, not once per row,
+    about 20x faster than on ``message``. Only a prefilter where the literal has
+    digits; every caller pairs it with the exact regex.
+    """
+    return f"contains({alias}.shape, {_quote(shape_of(literal))})"
 
 
 def _text_only(rule: Rule) -> bool:
     m = rule.match
     return bool(m.regex) and not (m.kind or m.source or m.level or m.attrs)
-
-
-def _gate_part(rule: Rule) -> str:
-    lit = required_literal(rule.match.regex or "")
-    return re.escape(lit) if lit else (rule.match.regex or "")
 
 
 def create_findings(con: duckdb.DuckDBPyConnection, rules: list[LoadedRule], source: str = "events") -> None:
@@ -461,8 +470,13 @@ def create_findings(con: duckdb.DuckDBPyConnection, rules: list[LoadedRule], sou
     by_columns = [c for lr, c in cheap if c and not _text_only(lr.rule)]
     ors = [f"({c})" for c in by_columns]
     if by_text:
-        gate = "|".join(f"(?:{_gate_part(lr.rule)})" for lr, c in cheap if c and _text_only(lr.rule))
-        ors.append(f"(regexp_matches(e.message, {_quote(gate)}) AND ({' OR '.join(f'({c})' for c in by_text)}))")
+        # a rule with a required literal is gated by it on shapes; the rest share a regex
+        text_rules = [lr.rule for lr, c in cheap if c and _text_only(lr.rule)]
+        gates = [_shape_contains("e", lit) for r in text_rules if (lit := required_literal(r.match.regex or ""))]
+        free = [r.match.regex for r in text_rules if not required_literal(r.match.regex or "")]
+        if free:
+            gates.append(f"regexp_matches(e.message, {_quote('|'.join(f'(?:{rx})' for rx in free))})")
+        ors.append(f"(({' OR '.join(gates)}) AND ({' OR '.join(f'({c})' for c in by_text)}))")
     ors = " OR ".join(ors) or "false"
     con.execute(f"CREATE OR REPLACE TEMP TABLE rule_candidates AS SELECT * FROM {source} e WHERE {ors}")
     parts = [match_sql(scanned, source="rule_candidates")] if scanned else []
@@ -558,7 +572,8 @@ def _example_events(con: duckdb.DuckDBPyConnection, text: str) -> None:
     con.register("_example", ev.to_arrow())
     con.execute(
         f"CREATE OR REPLACE TEMP TABLE events AS SELECT * EXCLUDE ({', '.join(PART_EXTRAS)}) "
-        "REPLACE (map_from_entries(attrs) AS attrs), ts AS ts_aligned FROM _example"
+        "REPLACE (map_from_entries(attrs) AS attrs), ts AS ts_aligned, "
+        f"{SHAPE_SQL.format(message='message')} AS shape FROM _example"
     )
     con.execute(BLAME_TABLES_SQL)
     con.unregister("_example")

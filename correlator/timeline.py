@@ -40,6 +40,9 @@ EVENT_SCHEMA = pa.schema(
         ("line_end", pa.int64()),
         # the parser pattern that recognised the event (e.g. "c10d.watchdog_timeout")
         ("kind", pa.string()),
+        # message with digits 1-9 written as 0 (correlator.shapes): a dictionary
+        # column, so a substring test on it runs once per distinct shape, not per row
+        ("shape", pa.string()),
     ]
 )
 
@@ -61,6 +64,8 @@ COLUMN_DOCS = {
     "attrs": "structured fields a parser extracted",
     "line_end": "last physical line of the event",
     "kind": "parser pattern that recognised the event, e.g. c10d.watchdog_timeout",
+    "shape": "message with every digit 1-9 written as 0: contains(shape, 'text') equals "
+             "contains(message, 'text') for digit-free text, and is far faster",
 }
 
 FILE_SCHEMA = pa.schema(

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from correlator.cli import main
 from correlator.rulebook import RuleError, check_examples, load_rules, predicate
+from correlator.shapes import SHAPE_SQL
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
@@ -150,7 +151,7 @@ def test_message_regex_in_rule_sql_is_guarded_by_its_literal():
     base["match"] = {"sql": "e.kind = 'nope' OR regexp_matches(e.message, 'died with signal \\d+ \\(SIGBUS\\)')"}
     rule = Rule.model_validate(base)
     cond = _candidate_filter(rule)
-    assert "contains(e.message, 'died with signal ')" in cond
+    assert "contains(e.shape, 'died with signal ')" in cond  # the literal, tested on shapes
     con = duckdb.connect()
     con.execute(
         "CREATE TABLE events AS SELECT 'j' AS job, 'n0' AS node, 0 AS rank, NULL::INTEGER AS local_rank, "
@@ -161,6 +162,32 @@ def test_message_regex_in_rule_sql_is_guarded_by_its_literal():
         "WHEN i = 4 THEN 'worker died with signal 7' ELSE 'fine' END AS message, MAP {'a': 'b'} AS attrs "
         "FROM range(10) t(i)"
     )
+    con.execute(f"ALTER TABLE events ADD COLUMN shape VARCHAR; UPDATE events SET shape = {SHAPE_SQL.format(message='message')}")
     con.execute(BLAME_TABLES_SQL)
     create_findings(con, [LoadedRule(rule=rule, path=Path("torchrun-sigbus.yaml"))])
     assert con.execute("SELECT line_no FROM findings").fetchall() == [(3,)]
+
+
+def test_a_literal_with_digits_only_prefilters_on_shapes():
+    # 'exitcode: -9' has the shape 'exitcode: -0', which 'exitcode: -7' shares: the
+    # shape test lets that line through to the regex, which must then reject it
+    import duckdb
+
+    from correlator.rulebook import BLAME_TABLES_SQL, LoadedRule, Rule, create_findings
+
+    base = yaml.safe_load((Path(__file__).parent.parent / "rules" / "torchrun" / "torchrun-sigbus.yaml").read_text())
+    base["match"] = {"regex": r"failed \(exitcode: -9\)"}
+    rule = Rule.model_validate(base)
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TABLE events AS SELECT 'j' AS job, 'n0' AS node, 0 AS rank, NULL::INTEGER AS local_rank, "
+        "NULL::INTEGER AS pid, 'torchrun' AS source, 'r.log' AS file, i::BIGINT AS line_no, i::BIGINT AS line_end, "
+        "NULL::TIMESTAMPTZ AS ts, NULL::TIMESTAMPTZ AS ts_aligned, false AS ts_estimated, 'ERROR' AS level, "
+        "NULL::VARCHAR AS kind, 't' AS template, "
+        "'local_rank: 0 (pid: 12) of binary: x failed (exitcode: -' || (i % 10) || ')' AS message, "
+        "MAP {'a': 'b'} AS attrs FROM range(20) t(i)"
+    )
+    con.execute(f"ALTER TABLE events ADD COLUMN shape VARCHAR; UPDATE events SET shape = {SHAPE_SQL.format(message='message')}")
+    con.execute(BLAME_TABLES_SQL)
+    create_findings(con, [LoadedRule(rule=rule, path=Path("torchrun-sigbus.yaml"))])
+    assert con.execute("SELECT line_no FROM findings ORDER BY 1").fetchall() == [(9,), (19,)]
