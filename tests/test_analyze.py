@@ -176,3 +176,19 @@ def test_nccl_bus_id_reads_as_a_pci_address():
     assert _pci_of_nccl_bus("b000") == "0000:0b:00.0"
     assert _pci_of_nccl_bus("100000") == "0001:00:00.0"  # a PCI domain of its own
     assert _pci_of_nccl_bus("zz") is None
+
+
+def test_a_timeline_without_the_shape_column_gets_the_same_verdict(samples, tmp_path):
+    # timelines written before the column existed: analyze derives it
+    import duckdb
+
+    from correlator.ingest import ingest
+
+    new = tmp_path / "new.parquet"
+    ingest(samples / "oom-cascade-nccl-timeouts", out_parquet=new, options=IngestOptions(echo_problems=False))
+    old = tmp_path / "old.parquet"
+    duckdb.sql(f"COPY (SELECT * EXCLUDE (shape) FROM '{new}') TO '{old}' (FORMAT parquet)")
+    with_shape, without = analyze(str(new)), analyze(str(old))
+    assert with_shape.root_cause is not None and with_shape.root_cause.category == "oom"
+    assert without.root_cause == with_shape.root_cause and without.initiating == with_shape.initiating
+    assert [c.model_dump() for c in without.collateral] == [c.model_dump() for c in with_shape.collateral]
