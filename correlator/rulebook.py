@@ -29,7 +29,7 @@ import duckdb
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from correlator.shapes import SHAPE_SQL, shape_of
+from correlator.shapes import SHAPE_SQL, digit_invariant, shape_of
 
 CATEGORIES = (
     "oom", "nccl_network", "nccl_timeout_hang", "collective_mismatch", "config_error",
@@ -454,6 +454,262 @@ def _text_only(rule: Rule) -> bool:
     return bool(m.regex) and not (m.kind or m.source or m.level or m.attrs)
 
 
+# Past this many shapes matched by the shape regexes, the regexes run on messages.
+_MAX_GATE_SHAPES = 1000
+
+
+def _create_candidates(con: duckdb.DuckDBPyConnection, ors: list[str], source: str) -> None:
+    """Table ``rule_candidates``: the rows of ``source`` where one of ``ors`` may hold.
+
+    Reading ``message`` and ``attrs`` of every row is most of a scan's cost, and a
+    job has far fewer distinct (kind, shape, level, source) than events. So where
+    every alternative of ``ors`` implies a condition on those four columns alone,
+    the conditions run on the distinct combinations (``job_shapes``), and the
+    events are picked by the shapes that pass: a filter on one dictionary column,
+    which DuckDB applies before it decodes any other. The candidates are a
+    superset; each rule's own predicate runs on them afterwards. Otherwise, or
+    when too many shapes pass, one scan tests ``ors`` on every row.
+    """
+    shapes = _JobShapes(con, source)
+    cheap = [_cheap_part(d, shapes) for o in ors for d in _disjuncts(o)]
+    if cheap and all(cheap):
+        passed = shapes.passing(" OR ".join(f"({c})" for c in cheap))
+        if passed is not None:
+            test = " OR ".join(
+                ([f"e.shape IN ({', '.join(_quote(p) for p in passed if p is not None)})"] if any(passed) else [])
+                + (["e.shape IS NULL"] if None in passed else [])
+            ) or "false"
+            con.execute(f"CREATE OR REPLACE TEMP TABLE rule_candidates AS SELECT * FROM {source} e WHERE {test}")
+            return
+    where = " OR ".join(f"({o})" for o in ors) or "false"
+    con.execute(f"CREATE OR REPLACE TEMP TABLE rule_candidates AS SELECT * FROM {source} e WHERE {where}")
+
+
+# What makes a condition expensive: the big columns, or a subquery.
+_COSTLY = re.compile(r"\be\.(?:message|attrs)\b|\bselect\b", re.IGNORECASE)
+# The columns of job_shapes; a condition on others cannot run there.
+_SHAPE_COLUMNS = ("kind", "shape", "level", "source")
+_COLUMN_REF = re.compile(r"\be\.(\w+)")
+_KIND_TEST = re.compile(r"e\.kind (?:IN \(((?:'(?:[^']|'')*'(?:, )?)+)\)|= ('(?:[^']|'')*'))")
+_MESSAGE_REGEX = re.compile(r"regexp_matches\(e\.message, '((?:[^']|'')*)'\)")
+# Kinds with more rows (and 1% of the job) filter little: a message regex next to them is
+# worth trying on shapes.
+_COMMON_KIND_ROWS = 1_000
+# Past this many shapes passing, listing them costs more than scanning messages.
+_MAX_CANDIDATE_SHAPES = 20_000
+
+
+class _JobShapes:
+    """The job's distinct (kind, shape, level, source) and rows per kind, read once
+    when first asked for."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, source: str) -> None:
+        self.con, self.source = con, source
+        self._rows: dict[str | None, int] | None = None
+        self._loaded = False
+
+    def _load(self) -> None:
+        if not self._loaded:
+            self.con.execute(f"CREATE OR REPLACE TEMP TABLE job_shapes AS "
+                             f"SELECT DISTINCT {', '.join(_SHAPE_COLUMNS)} FROM {self.source}")
+            self._loaded = True
+
+    def rows(self, kinds: list[str] | None) -> int:
+        if self._rows is None:
+            self._rows = dict(self.con.execute(f"SELECT kind, count(*) FROM {self.source} GROUP BY kind").fetchall())
+        return sum(self._rows.values()) if kinds is None else sum(self._rows.get(k, 0) for k in kinds)
+
+    def matching(self, regex: str, kinds: list[str] | None) -> list[str] | None:
+        """The shapes (of rows of ``kinds``) ``regex`` matches; None if too many."""
+        self._load()
+        of_kinds = f"kind IN ({', '.join(_quote(k) for k in kinds)}) AND " if kinds else ""
+        found = [r[0] for r in self.con.execute(
+            f"SELECT DISTINCT shape FROM job_shapes WHERE {of_kinds}regexp_matches(shape, {_quote(regex)}) "
+            f"LIMIT {_MAX_GATE_SHAPES + 1}").fetchall()]
+        return found if len(found) <= _MAX_GATE_SHAPES else None
+
+    def passing(self, condition: str) -> list[str | None] | None:
+        """The shapes of the combinations where ``condition`` holds; None if too many."""
+        self._load()
+        found = [r[0] for r in self.con.execute(
+            f"SELECT DISTINCT shape FROM job_shapes e WHERE {condition} LIMIT {_MAX_CANDIDATE_SHAPES + 1}"
+        ).fetchall()]
+        return found if len(found) <= _MAX_CANDIDATE_SHAPES else None
+
+
+def _cheap_part(sql: str, shapes: _JobShapes | None = None) -> str | None:
+    """The top-level AND operands of ``sql`` that read only kind, shape, level and
+    source (their conjunction is implied by ``sql``), or None if there are none.
+
+    Where those test only common kinds (or nothing) and ``sql`` requires a message
+    regex that treats all digits alike, the shapes that regex matches are added:
+    a message matches it exactly when its shape does.
+    """
+    conjuncts = _conjuncts(sql)
+    keep = [c for c in conjuncts if not _COSTLY.search(c)
+            and set(_COLUMN_REF.findall(_without_strings(c))) <= set(_SHAPE_COLUMNS)]
+    if shapes is not None and not any("e.shape" in c for c in keep):
+        kind = next((m for c in keep if (m := _KIND_TEST.fullmatch(c))), None)
+        kinds = [k.replace("''", "'") for k in re.findall(r"'((?:[^']|'')*)'", kind.group(1) or kind.group(2))] \
+            if kind else None
+        if kinds is None or shapes.rows(kinds) > max(_COMMON_KIND_ROWS, shapes.rows(None) // 100):
+            for c in conjuncts:
+                m = _MESSAGE_REGEX.fullmatch(c)
+                regex = m.group(1).replace("''", "'") if m else None
+                if regex and digit_invariant(regex):
+                    found = shapes.matching(regex, kinds)
+                    if found is not None:
+                        keep.append(f"e.shape IN ({', '.join(_quote(f) for f in found)})" if found else "false")
+                        break
+    return " AND ".join(f"({c})" for c in keep) or None
+
+
+def _without_strings(sql: str) -> str:
+    return re.sub(r"'(?:[^']|'')*'", "''", sql)
+
+
+def _disjuncts(sql: str) -> list[str]:
+    """The operands of ``sql``'s top-level ORs, recursively (itself if none)."""
+    parts = _split_top(_unwrap(sql), "OR")
+    return [sql] if len(parts) == 1 else [d for p in parts for d in _disjuncts(p)]
+
+
+def _conjuncts(sql: str) -> list[str]:
+    """The operands of ``sql``'s top-level ANDs, nested ones flattened."""
+    parts = _split_top(_unwrap(sql), "AND")
+    return [_unwrap(sql)] if len(parts) == 1 else [c for p in parts for c in _conjuncts(p)]
+
+
+def _unwrap(sql: str) -> str:
+    """``sql`` without parentheses around all of it."""
+    sql = sql.strip()
+    while sql.startswith("(") and _closing_paren(sql, 0) == len(sql) - 1:
+        sql = sql[1:-1].strip()
+    return sql
+
+
+def _closing_paren(sql: str, start: int) -> int:
+    depth, quoted = 0, False
+    for i in range(start, len(sql)):
+        c = sql[i]
+        if quoted:
+            quoted = c != "'"  # a doubled '' closes and reopens: same result
+        elif c == "'":
+            quoted = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _split_top(sql: str, word: str) -> list[str]:
+    """``sql`` split at ``word`` (AND / OR) outside parentheses, quotes and
+    CASE ... END, and not at the AND of a BETWEEN."""
+    parts, depth, quoted, between, start, i = [], 0, False, False, 0, 0
+    while i < len(sql):
+        c = sql[i]
+        if quoted:
+            quoted = c != "'"
+        elif c == "'":
+            quoted = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif (c.isalpha() or c == "_") and (i == 0 or not (sql[i - 1].isalnum() or sql[i - 1] in "_.")):
+            m = _WORD.match(sql, i)
+            token = m.group(0).upper()
+            if token == "CASE":
+                depth += 1
+            elif token == "END":
+                depth -= 1
+            elif depth == 0 and token == "BETWEEN":
+                between = True
+            elif depth == 0 and token == word == "AND" and between:
+                between = False
+            elif depth == 0 and token == word:
+                parts.append(sql[start:i].strip())
+                start = m.end()
+            i = m.end()
+            continue
+        i += 1
+    return [*parts, sql[start:].strip()]
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _text_gate(con: duckdb.DuckDBPyConnection, regexes: list[str], source: str) -> str:
+    """A test every row matching one of ``regexes`` passes, cheap on every row.
+
+    Per alternative of each regex: its required literal, tested on shapes; else,
+    if it treats all digits alike, its matches among the job's distinct shapes
+    (the regex runs once per shape, not once per row);
+    else the alternative itself on the message.
+    """
+    literals, on_shapes, on_messages = [], [], []
+    for regex in regexes:
+        for alt in _alternatives(regex):
+            if lit := required_literal(alt):
+                literals.append(_shape_contains("e", lit))
+            elif digit_invariant(alt):
+                on_shapes.append(alt)
+            else:
+                on_messages.append(alt)
+    gates = literals
+    if on_shapes:
+        # the distinct shapes first, on their own: a filter next to the DISTINCT
+        # would be pushed into the scan and run on every row
+        con.execute(f"CREATE OR REPLACE TEMP TABLE job_shapes AS SELECT DISTINCT shape FROM {source}")
+        either = "|".join(f"(?:{rx})" for rx in on_shapes)
+        matched = [r[0] for r in con.execute(
+            f"SELECT shape FROM job_shapes WHERE regexp_matches(shape, {_quote(either)})").fetchall()]
+        con.execute("DROP TABLE job_shapes")
+        if len(matched) <= _MAX_GATE_SHAPES:
+            # as constants: an IN over a subquery inside this OR becomes a join per row
+            if matched:
+                gates.append(f"e.shape IN ({', '.join(_quote(m) for m in matched)})")
+        else:
+            on_messages.extend(on_shapes)
+    if on_messages:
+        gates.append(f"regexp_matches(e.message, {_quote('|'.join(f'(?:{rx})' for rx in on_messages))})")
+    return " OR ".join(gates) or "false"
+
+
+def _alternatives(regex: str) -> list[str]:
+    """The top-level alternatives of ``regex`` (itself if it has none, or starts
+    with inline flags, which apply to all of them)."""
+    if regex.startswith("(?") and not regex.startswith(("(?:", "(?P<", "(?<", "(?=", "(?!")):
+        return [regex]
+    alts, depth, start, i, in_class = [], 0, 0, 0, False
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+        elif c == "[":
+            in_class = True
+            if regex[i + 1:i + 2] == "^":
+                i += 1
+            if regex[i + 1:i + 2] == "]":  # a ']' first in a class is literal
+                i += 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            alts.append(regex[start:i])
+            start = i + 1
+        i += 1
+    return [*alts, regex[start:]]
+
+
 def create_findings(con: duckdb.DuckDBPyConnection, rules: list[LoadedRule], source: str = "events") -> None:
     """Table ``findings``: every (rule, matching event) of ``source``.
 
@@ -468,17 +724,11 @@ def create_findings(con: duckdb.DuckDBPyConnection, rules: list[LoadedRule], sou
     # runs an alternation as one automaton) instead of one pass per rule.
     by_text = [c for lr, c in cheap if c and _text_only(lr.rule)]
     by_columns = [c for lr, c in cheap if c and not _text_only(lr.rule)]
-    ors = [f"({c})" for c in by_columns]
+    ors = list(by_columns)
     if by_text:
-        # a rule with a required literal is gated by it on shapes; the rest share a regex
-        text_rules = [lr.rule for lr, c in cheap if c and _text_only(lr.rule)]
-        gates = [_shape_contains("e", lit) for r in text_rules if (lit := required_literal(r.match.regex or ""))]
-        free = [r.match.regex for r in text_rules if not required_literal(r.match.regex or "")]
-        if free:
-            gates.append(f"regexp_matches(e.message, {_quote('|'.join(f'(?:{rx})' for rx in free))})")
-        ors.append(f"(({' OR '.join(gates)}) AND ({' OR '.join(f'({c})' for c in by_text)}))")
-    ors = " OR ".join(ors) or "false"
-    con.execute(f"CREATE OR REPLACE TEMP TABLE rule_candidates AS SELECT * FROM {source} e WHERE {ors}")
+        gate = _text_gate(con, [lr.rule.match.regex or "" for lr, c in cheap if c and _text_only(lr.rule)], source)
+        ors.append(f"({gate}) AND ({' OR '.join(f'({c})' for c in by_text)})")
+    _create_candidates(con, ors, source)
     parts = [match_sql(scanned, source="rule_candidates")] if scanned else []
     if unfiltered:
         parts.append(match_sql(unfiltered, source=source))

@@ -129,6 +129,7 @@ def test_rule_candidates_apply_the_rules_row_conditions():
         "MAP {'step': i::VARCHAR, 'loss': CASE WHEN i = 7777 THEN 'nan' ELSE '2.5' END} AS attrs "
         "FROM range(20000) t(i)"
     )
+    con.execute(f"ALTER TABLE events ADD COLUMN shape VARCHAR; UPDATE events SET shape = {SHAPE_SQL.format(message='message')}")
     con.execute(BLAME_TABLES_SQL)
     rules = [lr for lr in load_rules() if lr.rule.id == "app-loss-nonfinite"]
     create_findings(con, rules)
@@ -191,3 +192,66 @@ def test_a_literal_with_digits_only_prefilters_on_shapes():
     con.execute(BLAME_TABLES_SQL)
     create_findings(con, [LoadedRule(rule=rule, path=Path("torchrun-sigbus.yaml"))])
     assert con.execute("SELECT line_no FROM findings ORDER BY 1").fetchall() == [(9,), (19,)]
+
+
+@pytest.mark.parametrize("sample", [
+    "oom-cascade-nccl-timeouts", "xid79-fallen-off-bus", "torchrun-tee-console", "slurm-combined-srun-label",
+    "collective-mismatch-detail", "deepspeed-batch-config-error", "nccl-ib-error-one-node", "zero3-offload-host-oom",
+])
+def test_findings_equal_every_rule_run_on_every_event(samples, tmp_path, sample):
+    # rule_candidates is a shortcut (cheap conditions on distinct shapes first); the
+    # findings must be exactly those of each rule's predicate over the whole timeline
+    import duckdb
+
+    from correlator.ingest import IngestOptions, ingest
+    from correlator.rulebook import BLAME_TABLES_SQL, create_findings
+
+    out = tmp_path / "t.parquet"
+    ingest(samples / sample, out_parquet=out, options=IngestOptions(echo_problems=False, workers=1))
+    con = duckdb.connect()
+    con.execute(f"CREATE VIEW events AS SELECT * FROM '{out}'")
+    con.execute(BLAME_TABLES_SQL)
+    rules = load_rules()
+    create_findings(con, rules)
+    found = set(con.execute("SELECT rule_id, file, line_no FROM findings").fetchall())
+    brute = set()
+    for lr in rules:
+        brute |= {(lr.rule.id, f, n) for f, n in con.execute(
+            f"SELECT file, line_no FROM events e WHERE {predicate(lr.rule)}").fetchall()}
+    assert found == brute and found
+
+
+def test_a_rule_without_a_cheap_condition_is_still_found(tmp_path):
+    # an attr test alone cannot run on shapes: the candidates fall back to a full scan
+    import duckdb
+
+    from correlator.rulebook import BLAME_TABLES_SQL, LoadedRule, Rule, create_findings
+
+    base = yaml.safe_load((Path(__file__).parent.parent / "rules" / "torchrun" / "torchrun-sigbus.yaml").read_text())
+    base["match"] = {"sql": "e.attrs['odd'] = 'yes'"}
+    rule = Rule.model_validate(base)
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TABLE events AS SELECT 'j' AS job, 'n0' AS node, 0 AS rank, NULL::INTEGER AS local_rank, "
+        "NULL::INTEGER AS pid, 'app' AS source, 'r.log' AS file, i::BIGINT AS line_no, i::BIGINT AS line_end, "
+        "NULL::TIMESTAMPTZ AS ts, NULL::TIMESTAMPTZ AS ts_aligned, false AS ts_estimated, 'INFO' AS level, "
+        "NULL::VARCHAR AS kind, 't' AS template, 'line ' || i AS message, 'line 0' AS shape, "
+        "CASE WHEN i = 5 THEN MAP {'odd': 'yes'} ELSE MAP {'odd': 'no'} END AS attrs FROM range(10) t(i)"
+    )
+    con.execute(BLAME_TABLES_SQL)
+    create_findings(con, [LoadedRule(rule=rule, path=Path("odd.yaml"))])
+    assert con.execute("SELECT line_no FROM findings").fetchall() == [(5,)]
+
+
+def test_sql_conditions_split_at_top_level_and_or_only():
+    from correlator.rulebook import _cheap_part, _conjuncts, _disjuncts
+
+    assert _disjuncts("(e.kind = 'a' AND e.attrs['x'] = 'y') OR (contains(e.shape, 'p OR q'))") == [
+        "(e.kind = 'a' AND e.attrs['x'] = 'y')", "(contains(e.shape, 'p OR q'))"]
+    assert _conjuncts("e.kind = 'a' AND (e.level = 'ERROR' AND e.rank BETWEEN 1 AND 3)") == [
+        "e.kind = 'a'", "e.level = 'ERROR'", "e.rank BETWEEN 1 AND 3"]
+    assert _conjuncts("CASE WHEN e.kind = 'a' AND e.level = 'b' THEN true END AND e.source = 'c'") == [
+        "CASE WHEN e.kind = 'a' AND e.level = 'b' THEN true END", "e.source = 'c'"]
+    # only conditions on kind, shape, level and source are cheap; rank is not in job_shapes
+    assert _cheap_part("e.kind = 'a' AND e.rank BETWEEN 1 AND 3 AND e.attrs['k'] = 'v'") == "(e.kind = 'a')"
+    assert _cheap_part("e.attrs['k'] = 'v' AND regexp_matches(e.message, 'x')") is None
