@@ -401,3 +401,22 @@ def _recording(finish, rewritten: list[str]):
                 "SELECT DISTINCT file FROM part_summary WHERE part_index = ?", [index]).fetchall())
         return finish(con, scratch, pool)
     return wrapped
+
+
+def _worker_env() -> tuple[str | None, str | None]:
+    import os
+
+    return os.environ.get("_RJEM_MALLOC_CONF"), os.environ.get("POLARS_MAX_THREADS")
+
+
+def test_workers_keep_freed_memory_longer_unless_the_user_says_otherwise(monkeypatch):
+    import correlator.ingest as ingest_mod
+
+    # this process's Polars put its own decay first; a user's setting came after it
+    assert ingest_mod._worker_jemalloc_conf("dirty_decay_ms:500,muzzy_decay_ms:1000") == ingest_mod._WORKER_DECAY
+    assert ingest_mod._worker_jemalloc_conf(
+        "dirty_decay_ms:500,muzzy_decay_ms:1000,dirty_decay_ms:0") == ingest_mod._WORKER_DECAY + ",dirty_decay_ms:0"
+    with ingest_mod._worker_pool(2) as pool:
+        conf, threads = pool.submit(_worker_env).result()
+    # the worker's Polars puts its defaults first again; ours come after and win
+    assert conf.endswith(ingest_mod._WORKER_DECAY) and threads == "1"
