@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import yaml
@@ -192,3 +193,24 @@ def test_a_timeline_without_the_shape_column_gets_the_same_verdict(samples, tmp_
     assert with_shape.root_cause is not None and with_shape.root_cause.category == "oom"
     assert without.root_cause == with_shape.root_cause and without.initiating == with_shape.initiating
     assert [c.model_dump() for c in without.collateral] == [c.model_dump() for c in with_shape.collateral]
+
+
+def test_a_long_job_is_aligned_on_its_last_half_hour_by_a_majority_clock(tmp_path):
+    # two hours of steps, one every 10 s, on three nodes; node-2's clock runs 40 s
+    # ahead. Steps are read from the last 30 minutes only, and the reference is a
+    # node whose clock the others share (node-2 has 4 more steps after the window's
+    # common start, and must not become the reference by that).
+    def steps(rank: int, skew_s: int) -> str:
+        t0 = datetime(2024, 5, 1, 12, 0, 0)
+        return "".join(
+            f"{(t0 + timedelta(seconds=10 * s + skew_s)).strftime('%Y-%m-%d %H:%M:%S')},000 - INFO - __main__ - "
+            f"step {s} | rank {rank} | loss 1.0\n" for s in range(720)
+        )
+
+    files = {"node-0/rank0.log": steps(0, 0), "node-1/rank1.log": steps(1, 0), "node-2/rank2.log": steps(2, 40)}
+    v = analyze(_job(tmp_path, files), rules_dirs=(_rules(tmp_path, BOOM, PEER),), builtin_rules=False, options=QUIET)
+    assert v.reference_node in ("node-0", "node-1")
+    offsets = {c.node: c for c in v.clock}
+    assert abs(offsets["node-2"].offset_s - 40) < 0.5 and offsets["node-2"].applied
+    # 30 minutes of steps from the window's start (node-0's and node-1's last step - 30 min)
+    assert 175 <= offsets["node-2"].keys <= 186

@@ -6,6 +6,18 @@
 -- rank (the gradient all-reduce synchronises them), every rank of a communicator
 -- finishes NCCL init together, and ranks stuck on one collective hit the watchdog
 -- timeout together. Stamps estimated from neighbours are not used.
+--
+-- Steps are taken from the last 30 minutes of the node that stopped stepping first
+-- (by its own clock), on every node: a few hundred common steps or more, enough for
+-- a median, and reading them is half the cost of reading every step of a long job.
+-- Each node's window holds at least its own last 30 minutes, so windows overlap in
+-- real time whatever the skew.
+CREATE OR REPLACE TEMP TABLE last_steps AS
+SELECT node, max(ts) AS last FROM timeline_raw
+WHERE kind = 'app.step_metrics' AND node IS NOT NULL AND ts IS NOT NULL AND NOT ts_estimated
+GROUP BY node;
+SET VARIABLE steps_since = (SELECT min(last) - INTERVAL 30 MINUTE FROM last_steps);
+
 CREATE OR REPLACE TEMP TABLE sync_points AS
 SELECT node, key, median(epoch(ts)) AS t
 FROM (
@@ -19,12 +31,20 @@ FROM (
     FROM timeline_raw
     WHERE kind IN ('app.step_metrics', 'nccl.comm_init', 'c10d.watchdog_timeout')
       AND node IS NOT NULL AND ts IS NOT NULL AND NOT ts_estimated
+      AND (kind <> 'app.step_metrics' OR ts >= getvariable('steps_since'))
 )
 WHERE key IS NOT NULL
 GROUP BY node, key;
 
+-- The reference is the node with the most sync points, counting steps in its own
+-- last 30 minutes only: a node whose clock runs ahead has more steps after the
+-- common start of the window, and must not win by that.
 CREATE OR REPLACE TEMP TABLE reference_node AS
-SELECT node FROM sync_points GROUP BY node ORDER BY count(*) DESC, node LIMIT 1;
+SELECT p.node FROM sync_points p LEFT JOIN last_steps l ON l.node = p.node
+GROUP BY p.node
+ORDER BY count(*) FILTER (WHERE NOT starts_with(p.key, 'step:')
+                            OR p.t >= epoch(l.last - INTERVAL 30 MINUTE)) DESC, p.node
+LIMIT 1;
 
 CREATE OR REPLACE TEMP TABLE clock_offsets AS
 SELECT p.node,
