@@ -113,3 +113,19 @@ def test_a_file_that_is_not_parquet_is_named(tmp_path):
     (tmp_path / "x.parquet").write_bytes(b"PAR1 but no more")
     with pytest.raises(ParquetConcatError, match=r"x\.parquet"):
         concat_parquet([tmp_path / "x.parquet"], tmp_path / "out.parquet")
+
+
+def test_without_copy_file_range_the_bytes_are_copied_by_hand(tmp_path, monkeypatch):
+    # across file systems (scratch on tmpfs, output elsewhere) the kernel copy fails
+    import os
+
+    def refuse(*args, **kwargs):
+        raise OSError(18, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "copy_file_range", refuse)
+    parts = []
+    for i, (start, n) in enumerate([(0, 700), (700, 300)]):
+        parts.append(tmp_path / f"p{i}.parquet")
+        pq.write_table(_table(start, n), parts[-1], row_group_size=256, **_WRITE)
+    concat_parquet(parts, tmp_path / "out.parquet", drop_columns=["keep_me_not", "nor_me"])
+    assert pq.read_table(tmp_path / "out.parquet").equals(_table(0, 1000).drop_columns(["keep_me_not", "nor_me"]))
