@@ -256,16 +256,17 @@ def _give_year(ev: pl.DataFrame, state: _StreamState) -> pl.DataFrame:
     and then rewrites the part, so a good guess here saves a rewrite."""
     needs = pl.col("ts_needs_year").fill_null(False)
     if state.year is None:
-        full = ev.filter(pl.col("ts").is_not_null() & ~needs & ~pl.col("ts_estimated"))
-        if full.height:
-            state.year = int(full.select(pl.col("ts").dt.year().mode().min()).item())
+        full = pl.col("ts").filter(pl.col("ts").is_not_null() & ~needs & ~pl.col("ts_estimated"))
+        state.year = ev.select(full.dt.year().mode().min()).item()  # None: no full stamp yet
+    where = ev.select(needs).to_series()
+    if not where.any():  # most batches
+        return ev.with_columns(pl.lit(None, dtype=pl.Int32).alias("ts_year"))
     year = state.year or datetime.now(UTC).year
-    ts = pl.col("ts")
-    if year != PROVISIONAL_YEAR:
-        ts = pl.when(needs).then(ts.dt.offset_by(f"{year - PROVISIONAL_YEAR}y")).otherwise(ts)
-    return ev.with_columns(
-        ts.alias("ts"), pl.when(needs).then(pl.lit(year, dtype=pl.Int32)).alias("ts_year")
-    )
+    ts = ev.get_column("ts")
+    if year != PROVISIONAL_YEAR:  # calendar arithmetic on the few rows that need it
+        idx = where.arg_true()
+        ts = ts.scatter(idx, ts.gather(idx).dt.offset_by(f"{year - PROVISIONAL_YEAR}y"))
+    return ev.with_columns(ts, pl.when(where).then(pl.lit(year, dtype=pl.Int32)).alias("ts_year"))
 
 
 def _host_attr() -> pl.Expr:
