@@ -222,7 +222,10 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
 
     shapes, codes = digit_shapes(ev.get_column("message"))
     ev = classify(ev, extra_attrs=_EXTRA_ATTRS, shapes=shapes, codes=codes)
-    ev = ev.with_columns(templates(ev.get_column("message"), shapes, codes))
+    # the shape column as an Enum of the batch's shapes: it becomes an Arrow
+    # dictionary as it is, with no second pass over the messages
+    ev = ev.with_columns(templates(ev.get_column("message"), shapes, codes),
+                         shapes.cast(pl.Enum(shapes)).gather(codes).alias("shape"))
 
     ev = _estimate_ts(ev, state, several_files=files.n > 1)
     ev = _give_year(ev, state)
@@ -243,6 +246,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         pl.col("attrs").cast(ATTR_TYPE),
         pl.col("line_end"),
         pl.col("kind"),
+        pl.col("shape"),
         pl.col("ts_year"),
         pl.col("part"),
         _host_attr(),
@@ -394,12 +398,10 @@ def _summary(table: pa.Table) -> pa.Table:
 def _to_part(ev: pl.DataFrame) -> pa.Table:
     """Arrow in the parts' schema; attrs become a map here. ``ts_aligned`` starts as
     ``ts`` (analyze aligns clocks on its own view)."""
-    table = ev.with_columns(pl.col("ts").alias("ts_aligned")).select(
-        n for n in _PART_SCHEMA.names if n != "shape").to_arrow()
-    message = table.column("message").combine_chunks()
-    shape = pc.dictionary_encode(shape_array(message)).cast(_SHAPE_TYPE)
-    table = table.add_column(_PART_SCHEMA.get_field_index("shape"), "shape", shape)
-    return _with_attr_map(table)
+    if "shape" not in ev.columns:  # raw lines kept after a parser error
+        message = ev.get_column("message").to_arrow()
+        ev = ev.with_columns(pl.from_arrow(pc.dictionary_encode(shape_array(message))).alias("shape"))
+    return _with_attr_map(ev.with_columns(pl.col("ts").alias("ts_aligned")).select(_PART_SCHEMA.names).to_arrow())
 
 
 def _with_attr_map(table: pa.Table) -> pa.Table:

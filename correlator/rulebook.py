@@ -29,7 +29,7 @@ import duckdb
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from correlator.shapes import SHAPE_SQL, digit_invariant, shape_of
+from correlator.shapes import digit_invariant, shape_of
 
 CATEGORIES = (
     "oom", "nccl_network", "nccl_timeout_hang", "collective_mismatch", "config_error",
@@ -822,8 +822,8 @@ def _example_events(con: duckdb.DuckDBPyConnection, text: str) -> None:
     con.register("_example", ev.to_arrow())
     con.execute(
         f"CREATE OR REPLACE TEMP TABLE events AS SELECT * EXCLUDE ({', '.join(PART_EXTRAS)}) "
-        "REPLACE (map_from_entries(attrs) AS attrs), ts AS ts_aligned, "
-        f"{SHAPE_SQL.format(message='message')} AS shape FROM _example"
+        "REPLACE (map_from_entries(attrs) AS attrs, CAST(shape AS VARCHAR) AS shape), ts AS ts_aligned "
+        "FROM _example"
     )
     con.execute(BLAME_TABLES_SQL)
     con.unregister("_example")
