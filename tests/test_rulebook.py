@@ -255,3 +255,31 @@ def test_sql_conditions_split_at_top_level_and_or_only():
     # only conditions on kind, shape, level and source are cheap; rank is not in job_shapes
     assert _cheap_part("e.kind = 'a' AND e.rank BETWEEN 1 AND 3 AND e.attrs['k'] = 'v'") == "(e.kind = 'a')"
     assert _cheap_part("e.attrs['k'] = 'v' AND regexp_matches(e.message, 'x')") is None
+    assert _conjuncts('e.kind = \'a\' AND "odd AND name" = 1') == ["e.kind = 'a'", '"odd AND name" = 1']
+    # comments are not understood: the condition stays whole
+    assert _conjuncts("e.kind = 'a' -- AND\n AND e.level = 'b'") == ["e.kind = 'a' -- AND\n AND e.level = 'b'"]
+
+
+def test_a_shortcut_that_fails_falls_back_to_the_full_scan(samples, tmp_path, monkeypatch):
+    import duckdb
+
+    import correlator.rulebook as rulebook
+    from correlator.ingest import IngestOptions, ingest
+
+    out = tmp_path / "t.parquet"
+    ingest(samples / "oom-cascade-nccl-timeouts", out_parquet=out, options=IngestOptions(echo_problems=False))
+
+    def findings() -> set:
+        con = duckdb.connect()
+        con.execute(f"CREATE VIEW events AS SELECT * FROM '{out}'")
+        con.execute(rulebook.BLAME_TABLES_SQL)
+        rulebook.create_findings(con, load_rules())
+        return set(con.execute("SELECT rule_id, file, line_no FROM findings").fetchall())
+
+    fast = findings()
+
+    def broken(self, condition):
+        raise duckdb.ParserException("misread")
+
+    monkeypatch.setattr(rulebook._JobShapes, "passing", broken)
+    assert findings() == fast and fast
