@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -590,20 +590,27 @@ def _unwrap(sql: str) -> str:
     return sql
 
 
+# SQL as tokens: a quoted string or name, a parenthesis, a word, any other character.
+_TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|[()]|[A-Za-z_][A-Za-z0-9_]*|.", re.DOTALL)
+
+
+def _top_level(sql: str) -> Iterator[tuple[re.Match[str], int, str]]:
+    """Each token of ``sql`` with the nesting depth before it (parentheses and
+    CASE ... END) and, for a word that is not a column name, its upper case."""
+    depth, prev = 0, ""
+    for m in _TOKEN.finditer(sql):
+        tok = m.group(0)
+        word = tok.upper() if (tok[0].isalpha() or tok[0] == "_") and prev != "." else ""
+        yield m, depth, word
+        depth += (tok == "(" or word == "CASE") - (tok == ")" or word == "END")
+        if not tok.isspace():
+            prev = tok
+
+
 def _closing_paren(sql: str, start: int) -> int:
-    depth, quote = 0, ""
-    for i in range(start, len(sql)):
-        c = sql[i]
-        if quote:
-            quote = "" if c == quote else quote  # a doubled '' closes and reopens: same result
-        elif c in "'\"":
-            quote = c
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i
+    for m, depth, _ in _top_level(sql[start:]):
+        if m.group(0) == ")" and depth == 1:
+            return start + m.start()
     return -1
 
 
@@ -612,38 +619,18 @@ def _split_top(sql: str, word: str) -> list[str]:
     CASE ... END, and not at the AND of a BETWEEN."""
     if "--" in sql or "/*" in sql:  # comments: not worth understanding, taken whole
         return [sql.strip()]
-    parts, depth, quote, between, start, i = [], 0, "", False, 0, 0
-    while i < len(sql):
-        c = sql[i]
-        if quote:
-            quote = "" if c == quote else quote
-        elif c in "'\"":
-            quote = c
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif (c.isalpha() or c == "_") and (i == 0 or not (sql[i - 1].isalnum() or sql[i - 1] in "_.")):
-            m = _WORD.match(sql, i)
-            token = m.group(0).upper()
-            if token == "CASE":
-                depth += 1
-            elif token == "END":
-                depth -= 1
-            elif depth == 0 and token == "BETWEEN":
-                between = True
-            elif depth == 0 and token == word == "AND" and between:
-                between = False
-            elif depth == 0 and token == word:
-                parts.append(sql[start:i].strip())
-                start = m.end()
-            i = m.end()
+    parts, start, between = [], 0, False
+    for m, depth, token in _top_level(sql):
+        if depth != 0 or not token:
             continue
-        i += 1
+        if token == "BETWEEN":
+            between = True
+        elif token == word == "AND" and between:
+            between = False
+        elif token == word:
+            parts.append(sql[start:m.start()].strip())
+            start = m.end()
     return [*parts, sql[start:].strip()]
-
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _text_gate(con: duckdb.DuckDBPyConnection, regexes: list[str], source: str) -> str:
