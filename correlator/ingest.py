@@ -55,7 +55,7 @@ from correlator.fold import fold
 from correlator.parquet_concat import concat_parquet
 from correlator.problems import Problem, ProblemLog
 from correlator.read import LineBatch, iter_line_batches
-from correlator.shapes import digit_shapes, shape_array
+from correlator.shapes import digit_shapes
 from correlator.templates import templates
 from correlator.timeline import EVENT_SCHEMA, FILE_SCHEMA, SCHEMA_VERSION
 from correlator.timestamps import parse_timestamps
@@ -222,10 +222,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
 
     shapes, codes = digit_shapes(ev.get_column("message"))
     ev = classify(ev, extra_attrs=_EXTRA_ATTRS, shapes=shapes, codes=codes)
-    # the shape column as an Enum of the batch's shapes: it becomes an Arrow
-    # dictionary as it is, with no second pass over the messages
-    ev = ev.with_columns(templates(ev.get_column("message"), shapes, codes),
-                         shapes.cast(pl.Enum(shapes)).gather(codes).alias("shape"))
+    ev = ev.with_columns(templates(ev.get_column("message"), shapes, codes), _shape_column(shapes, codes))
 
     ev = _estimate_ts(ev, state, several_files=files.n > 1)
     ev = _give_year(ev, state)
@@ -251,6 +248,13 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         pl.col("part"),
         _host_attr(),
     )
+
+
+def _shape_column(shapes: pl.Series, codes: pl.Series) -> pl.Series:
+    """Column ``shape`` from ``digit_shapes``' answer, as an Enum of the batch's shapes:
+    it becomes an Arrow dictionary as it is, with no second pass over the messages
+    (and, unlike a Categorical, holds no other batch's strings)."""
+    return shapes.cast(pl.Enum(shapes)).gather(codes).alias("shape")
 
 
 def _give_year(ev: pl.DataFrame, state: _StreamState) -> pl.DataFrame:
@@ -399,8 +403,7 @@ def _to_part(ev: pl.DataFrame) -> pa.Table:
     """Arrow in the parts' schema; attrs become a map here. ``ts_aligned`` starts as
     ``ts`` (analyze aligns clocks on its own view)."""
     if "shape" not in ev.columns:  # raw lines kept after a parser error
-        message = ev.get_column("message").to_arrow()
-        ev = ev.with_columns(pl.from_arrow(pc.dictionary_encode(shape_array(message))).alias("shape"))
+        ev = ev.with_columns(_shape_column(*digit_shapes(ev.get_column("message"))))
     return _with_attr_map(ev.with_columns(pl.col("ts").alias("ts_aligned")).select(_PART_SCHEMA.names).to_arrow())
 
 

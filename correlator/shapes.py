@@ -20,7 +20,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["SHAPE_SQL", "digit_shapes", "shape_array", "shape_of"]
+__all__ = ["SHAPE_SQL", "digit_shapes", "shape_of"]
 
 _BYTE = pl.col("b")
 _SHAPED = (
@@ -37,8 +37,7 @@ def shape_of(text: str) -> str:
     return text.translate(str.maketrans("123456789", "000000000"))
 
 
-def shape_array(arr: pa.Array) -> pa.Array:
-    """The shape of every string of a (large) string array, as a large string array."""
+def _shape_array(arr: pa.Array) -> pa.Array:
     if not pa.types.is_large_string(arr.type):
         arr = arr.cast(pa.large_string())
     validity, offsets, data = arr.buffers()
@@ -59,7 +58,7 @@ def digit_shapes(texts: pl.Series) -> tuple[pl.Series, pl.Series]:
     chunks = texts.to_arrow()
     if isinstance(chunks, pa.ChunkedArray):
         chunks = chunks.combine_chunks() if chunks.num_chunks != 1 else chunks.chunk(0)
-    encoded = pc.dictionary_encode(shape_array(chunks))
+    encoded = pc.dictionary_encode(_shape_array(chunks))
     shapes = pl.Series(texts.name, encoded.dictionary, dtype=pl.String)
     codes = pl.Series("code", encoded.indices).cast(pl.UInt32)
     return shapes, codes
