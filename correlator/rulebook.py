@@ -458,7 +458,7 @@ def _text_only(rule: Rule) -> bool:
 _MAX_GATE_SHAPES = 1000
 
 
-def _create_candidates(con: duckdb.DuckDBPyConnection, ors: list[str], source: str) -> None:
+def _create_candidates(con: duckdb.DuckDBPyConnection, ors: list[str], source: str, shapes: _JobShapes) -> None:
     """Table ``rule_candidates``: the rows of ``source`` where one of ``ors`` may hold.
 
     Reading ``message`` and ``attrs`` of every row is most of a scan's cost, and a
@@ -470,7 +470,6 @@ def _create_candidates(con: duckdb.DuckDBPyConnection, ors: list[str], source: s
     superset; each rule's own predicate runs on them afterwards. Otherwise, or
     when too many shapes pass, one scan tests ``ors`` on every row.
     """
-    shapes = _JobShapes(con, source)
     try:
         cheap = [_cheap_part(d, shapes) for o in ors for d in _disjuncts(o)]
         passed = shapes.passing(" OR ".join(f"({c})" for c in cheap)) if cheap and all(cheap) else None
@@ -633,7 +632,7 @@ def _split_top(sql: str, word: str) -> list[str]:
     return [*parts, sql[start:].strip()]
 
 
-def _text_gate(con: duckdb.DuckDBPyConnection, regexes: list[str], source: str) -> str:
+def _text_gate(shapes: _JobShapes, regexes: list[str]) -> str:
     """A test every row matching one of ``regexes`` passes, cheap on every row.
 
     Per alternative of each regex: its required literal, tested on shapes; else,
@@ -652,28 +651,21 @@ def _text_gate(con: duckdb.DuckDBPyConnection, regexes: list[str], source: str) 
                 on_messages.append(alt)
     gates = literals
     if on_shapes:
-        # the distinct shapes first, on their own: a filter next to the DISTINCT
-        # would be pushed into the scan and run on every row
-        con.execute(f"CREATE OR REPLACE TEMP TABLE job_shapes AS SELECT DISTINCT shape FROM {source}")
-        either = "|".join(f"(?:{rx})" for rx in on_shapes)
-        matched = [r[0] for r in con.execute(
-            f"SELECT shape FROM job_shapes WHERE regexp_matches(shape, {_quote(either)})").fetchall()]
-        con.execute("DROP TABLE job_shapes")
-        if len(matched) <= _MAX_GATE_SHAPES:
-            # as constants: an IN over a subquery inside this OR becomes a join per row
-            if matched:
-                gates.append(f"e.shape IN ({', '.join(_quote(m) for m in matched)})")
-        else:
+        matched = shapes.matching("|".join(f"(?:{rx})" for rx in on_shapes), None)
+        if matched is None:
             on_messages.extend(on_shapes)
+        elif matched:  # as constants: an IN over a subquery inside this OR becomes a join per row
+            gates.append(f"e.shape IN ({', '.join(_quote(m) for m in matched)})")
     if on_messages:
         gates.append(f"regexp_matches(e.message, {_quote('|'.join(f'(?:{rx})' for rx in on_messages))})")
     return " OR ".join(gates) or "false"
 
 
 def _alternatives(regex: str) -> list[str]:
-    """The top-level alternatives of ``regex`` (itself if it has none, or starts
-    with inline flags, which apply to all of them)."""
-    if regex.startswith("(?") and not regex.startswith(("(?:", "(?P<", "(?<", "(?=", "(?!")):
+    """The top-level alternatives of ``regex``; itself if it has none, or has inline
+    flags (``(?i)`` applies to the alternatives after it too), or if a piece
+    would not compile on its own."""
+    if _INLINE_FLAGS.search(regex):
         return [regex]
     alts, depth, start, i, in_class = [], 0, 0, 0, False
     while i < len(regex):
@@ -698,17 +690,26 @@ def _alternatives(regex: str) -> list[str]:
             alts.append(regex[start:i])
             start = i + 1
         i += 1
-    return [*alts, regex[start:]]
+    alts.append(regex[start:])
+    try:
+        for alt in alts:
+            re.compile(alt)
+    except re.error:
+        return [regex]
+    return alts
+
+
+_INLINE_FLAGS = re.compile(r"\(\?(?:[a-zA-Z]+(?:-[a-zA-Z]*)?|-[a-zA-Z]+)[):]")
 
 
 def create_findings(con: duckdb.DuckDBPyConnection, rules: list[LoadedRule], source: str = "events") -> None:
     """Table ``findings``: every (rule, matching event) of ``source``.
 
-    One scan of the timeline keeps the rows any rule's column filters accept
-    (``rule_candidates``, small); the rules then run on those rows only. Reading
-    the message column once instead of once per rule is most of the cost.
+    The rows any rule's filters may accept are picked first (``rule_candidates``,
+    small: see ``_create_candidates``); the rules then run on those rows only.
     """
     cheap = [(lr, _candidate_filter(lr.rule)) for lr in rules]
+    shapes = _JobShapes(con, source)
     scanned = [lr for lr, c in cheap if c]
     unfiltered = [lr for lr, c in cheap if not c]  # rules whose only test is a subquery
     # Rules that test only the message share one gate: a single regex pass (RE2
@@ -717,9 +718,9 @@ def create_findings(con: duckdb.DuckDBPyConnection, rules: list[LoadedRule], sou
     by_columns = [c for lr, c in cheap if c and not _text_only(lr.rule)]
     ors = list(by_columns)
     if by_text:
-        gate = _text_gate(con, [lr.rule.match.regex or "" for lr, c in cheap if c and _text_only(lr.rule)], source)
+        gate = _text_gate(shapes, [lr.rule.match.regex or "" for lr, c in cheap if c and _text_only(lr.rule)])
         ors.append(f"({gate}) AND ({' OR '.join(f'({c})' for c in by_text)})")
-    _create_candidates(con, ors, source)
+    _create_candidates(con, ors, source, shapes)
     parts = [match_sql(scanned, source="rule_candidates")] if scanned else []
     if unfiltered:
         parts.append(match_sql(unfiltered, source=source))

@@ -283,3 +283,14 @@ def test_a_shortcut_that_fails_falls_back_to_the_full_scan(samples, tmp_path, mo
 
     monkeypatch.setattr(rulebook._JobShapes, "passing", broken)
     assert findings() == fast and fast
+
+
+def test_regex_alternatives_are_split_only_where_that_keeps_their_meaning():
+    from correlator.rulebook import _alternatives
+
+    assert _alternatives(r"a|[|]b|\|c|x(?:d|e)") == ["a", "[|]b", r"\|c", "x(?:d|e)"]
+    # inline flags reach the alternatives after them: not split
+    assert _alternatives(r"(?i)loss is nan|inf") == [r"(?i)loss is nan|inf"]
+    assert _alternatives(r"a(?i)b|c") == [r"a(?i)b|c"]
+    # a piece that would not compile alone: not split
+    assert _alternatives(r"(a|b") == [r"(a|b"]
