@@ -166,12 +166,15 @@ def _verdict(
     baseline: str | None,
 ) -> Verdict:
     columns = {d[0] for d in con.execute("SELECT * FROM events LIMIT 0").description}
-    if "shape" in columns:
+    # a timeline written before these columns existed: derived as the ingest would
+    missing = {"shape": f"{SHAPE_SQL.format(message='message')} AS shape",
+               "task": "TRY_CAST(attrs['task'] AS INTEGER) AS task"}
+    added = [sql for name, sql in missing.items() if name not in columns]
+    if added:
+        con.execute("ALTER VIEW events RENAME TO timeline_as_written")
+        con.execute(f"CREATE VIEW timeline_raw AS SELECT *, {', '.join(added)} FROM timeline_as_written")
+    else:
         con.execute("ALTER VIEW events RENAME TO timeline_raw")
-    else:  # a timeline written before the column: rules test substrings on it
-        con.execute("ALTER VIEW events RENAME TO timeline_unshaped")
-        con.execute(f"CREATE VIEW timeline_raw AS SELECT *, {SHAPE_SQL.format(message='message')} AS shape "
-                    "FROM timeline_unshaped")
     con.execute(_sql("align.sql"))
     by_id = {lr.rule.id: lr for lr in rules}
     con.execute(BLAME_TABLES_SQL)

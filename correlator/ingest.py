@@ -244,6 +244,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         pl.col("line_end"),
         pl.col("kind"),
         pl.col("shape"),
+        pl.col("task").cast(pl.Int32),
         pl.col("ts_year"),
         pl.col("part"),
         _host_attr(),
@@ -488,6 +489,7 @@ def _raw_events(lines: pl.Series, first: int, rel: str, job: str) -> pl.DataFram
             "ts_estimated": [False] * n, "level": pl.Series([None] * n, dtype=pl.Utf8),
             "template": lines, "message": lines, "attrs": pl.Series([[]] * n, dtype=ATTR_TYPE),
             "line_end": line_no, "kind": pl.Series([None] * n, dtype=pl.Utf8),
+            "task": pl.Series([None] * n, dtype=pl.Int32),
             "ts_year": pl.Series([None] * n, dtype=pl.Int32), "part": pl.Series([0] * n, dtype=pl.Int32),
             "host_attr": pl.Series([None] * n, dtype=pl.Utf8),
         }

@@ -324,8 +324,8 @@ SELECT DISTINCT ltrim(lower(bus_id), '0') AS bus, node, rank FROM nccl_inits WHE
 -- assumption), and none names another rank or a torchrun local rank (with one
 -- torchrun per task, a task is a node).
 CREATE OR REPLACE TEMP TABLE tasks_are_ranks AS
-SELECT count(*) > 0 AND bool_and(local_rank IS NULL AND rank IS NOT DISTINCT FROM TRY_CAST(attrs['task'] AS INTEGER)) AS yes
-FROM events WHERE (rank IS NOT NULL OR local_rank IS NOT NULL) AND attrs['task'] IS NOT NULL;
+SELECT count(*) > 0 AND bool_and(local_rank IS NULL AND rank IS NOT DISTINCT FROM task) AS yes
+FROM events WHERE (rank IS NOT NULL OR local_rank IS NOT NULL) AND task IS NOT NULL;
 -- "0-3" / "0,2,5-7" (srun's task lists) -> [0, 1, 2, 3] / [0, 2, 5, 6, 7]; NULL if malformed or huge
 CREATE OR REPLACE TEMP MACRO task_ranges(s) AS list_transform(string_split(s, ','), lambda t: [
     TRY_CAST(split_part(t, '-', 1) AS INTEGER),

@@ -43,6 +43,9 @@ EVENT_SCHEMA = pa.schema(
         # message with digits 1-9 written as 0 (correlator.shapes): a dictionary
         # column, so a substring test on it runs once per distinct shape, not per row
         ("shape", pa.string()),
+        # the Slurm task of an `srun -l` labelled line (also attrs['task']): a column,
+        # so a job without any is known from statistics, without reading attrs
+        ("task", pa.int32()),
     ]
 )
 
@@ -66,6 +69,7 @@ COLUMN_DOCS = {
     "kind": "parser pattern that recognised the event, e.g. c10d.watchdog_timeout",
     "shape": "message with every digit 1-9 written as 0: contains(shape, 'text') equals "
              "contains(message, 'text') for digit-free text, and is far faster",
+    "task": "Slurm task id of an srun -l / --label line (not a rank; also attrs['task'])",
 }
 
 FILE_SCHEMA = pa.schema(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pytest
 import yaml
 
 from correlator.analyze import analyze
@@ -179,20 +180,22 @@ def test_nccl_bus_id_reads_as_a_pci_address():
     assert _pci_of_nccl_bus("zz") is None
 
 
-def test_a_timeline_without_the_shape_column_gets_the_same_verdict(samples, tmp_path):
-    # timelines written before the column existed: analyze derives it
+@pytest.mark.parametrize(("sample", "category"), [
+    ("oom-cascade-nccl-timeouts", "oom"), ("slurm-combined-srun-label", "nan_divergence"),
+])
+def test_a_timeline_without_the_shape_and_task_columns_gets_the_same_verdict(samples, tmp_path, sample, category):
+    # timelines written before the columns existed: analyze derives them
     import duckdb
 
     from correlator.ingest import ingest
 
     new = tmp_path / "new.parquet"
-    ingest(samples / "oom-cascade-nccl-timeouts", out_parquet=new, options=IngestOptions(echo_problems=False))
+    ingest(samples / sample, out_parquet=new, options=IngestOptions(echo_problems=False))
     old = tmp_path / "old.parquet"
-    duckdb.sql(f"COPY (SELECT * EXCLUDE (shape) FROM '{new}') TO '{old}' (FORMAT parquet)")
-    with_shape, without = analyze(str(new)), analyze(str(old))
-    assert with_shape.root_cause is not None and with_shape.root_cause.category == "oom"
-    assert without.root_cause == with_shape.root_cause and without.initiating == with_shape.initiating
-    assert [c.model_dump() for c in without.collateral] == [c.model_dump() for c in with_shape.collateral]
+    duckdb.sql(f"COPY (SELECT * EXCLUDE (shape, task) FROM '{new}') TO '{old}' (FORMAT parquet)")
+    with_cols, without = analyze(str(new)), analyze(str(old))
+    assert with_cols.root_cause is not None and with_cols.root_cause.category == category
+    assert without.model_dump() == with_cols.model_dump()
 
 
 def test_a_long_job_is_aligned_on_its_last_half_hour_by_a_majority_clock(tmp_path):

@@ -120,7 +120,7 @@ def test_rule_candidates_apply_the_rules_row_conditions():
 
     con = duckdb.connect()
     con.execute(
-        "CREATE TABLE events AS SELECT 'j' AS job, 'n0' AS node, (i % 4)::INTEGER AS rank, NULL::INTEGER AS local_rank, "
+        "CREATE TABLE events AS SELECT 'j' AS job, NULL::INTEGER AS task, 'n0' AS node, (i % 4)::INTEGER AS rank, NULL::INTEGER AS local_rank, "
         "NULL::INTEGER AS pid, 'app' AS source, 'rank' || (i % 4) || '.log' AS file, i::BIGINT AS line_no, "
         "i::BIGINT AS line_end, TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_seconds(i) AS ts, "
         "TIMESTAMPTZ '2024-01-01 00:00:00+00' + to_seconds(i) AS ts_aligned, false AS ts_estimated, 'INFO' AS level, "
@@ -155,7 +155,7 @@ def test_message_regex_in_rule_sql_is_guarded_by_its_literal():
     assert "contains(e.shape, 'died with signal ')" in cond  # the literal, tested on shapes
     con = duckdb.connect()
     con.execute(
-        "CREATE TABLE events AS SELECT 'j' AS job, 'n0' AS node, 0 AS rank, NULL::INTEGER AS local_rank, "
+        "CREATE TABLE events AS SELECT 'j' AS job, NULL::INTEGER AS task, 'n0' AS node, 0 AS rank, NULL::INTEGER AS local_rank, "
         "NULL::INTEGER AS pid, 'app' AS source, 'r.log' AS file, i::BIGINT AS line_no, i::BIGINT AS line_end, "
         "NULL::TIMESTAMPTZ AS ts, NULL::TIMESTAMPTZ AS ts_aligned, false AS ts_estimated, 'ERROR' AS level, "
         "NULL::VARCHAR AS kind, "
@@ -181,7 +181,7 @@ def test_a_literal_with_digits_only_prefilters_on_shapes():
     rule = Rule.model_validate(base)
     con = duckdb.connect()
     con.execute(
-        "CREATE TABLE events AS SELECT 'j' AS job, 'n0' AS node, 0 AS rank, NULL::INTEGER AS local_rank, "
+        "CREATE TABLE events AS SELECT 'j' AS job, NULL::INTEGER AS task, 'n0' AS node, 0 AS rank, NULL::INTEGER AS local_rank, "
         "NULL::INTEGER AS pid, 'torchrun' AS source, 'r.log' AS file, i::BIGINT AS line_no, i::BIGINT AS line_end, "
         "NULL::TIMESTAMPTZ AS ts, NULL::TIMESTAMPTZ AS ts_aligned, false AS ts_estimated, 'ERROR' AS level, "
         "NULL::VARCHAR AS kind, 't' AS template, "
@@ -232,7 +232,7 @@ def test_a_rule_without_a_cheap_condition_is_still_found(tmp_path):
     rule = Rule.model_validate(base)
     con = duckdb.connect()
     con.execute(
-        "CREATE TABLE events AS SELECT 'j' AS job, 'n0' AS node, 0 AS rank, NULL::INTEGER AS local_rank, "
+        "CREATE TABLE events AS SELECT 'j' AS job, NULL::INTEGER AS task, 'n0' AS node, 0 AS rank, NULL::INTEGER AS local_rank, "
         "NULL::INTEGER AS pid, 'app' AS source, 'r.log' AS file, i::BIGINT AS line_no, i::BIGINT AS line_end, "
         "NULL::TIMESTAMPTZ AS ts, NULL::TIMESTAMPTZ AS ts_aligned, false AS ts_estimated, 'INFO' AS level, "
         "NULL::VARCHAR AS kind, 't' AS template, 'line ' || i AS message, 'line 0' AS shape, "
