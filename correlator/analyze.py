@@ -466,7 +466,7 @@ def _hypotheses(
         if c["rule_role"] is None and c["level"] in ("ERROR", "CRITICAL") and not c["survived"]
     ]
     if unexplained:
-        d = unexplained[0]
+        d = _with_message(con, unexplained[0])
         is_tb = "Traceback (most recent call last)" in d["message"]
         out.append(_Hyp(rule=None, category="code_exception" if is_tb else "other", rank=d["rank"],
                         node=d["node"], ts=_epoch(d["ts_aligned"]), evidence=_ev(d), base=0.6,
@@ -571,7 +571,21 @@ def _collateral(rows: list[dict], by_id: dict[str, LoadedRule], init_rank: int |
     return sorted(out, key=lambda c: (-len(c.ranks), -c.count))
 
 
+def _with_message(con: duckdb.DuckDBPyConnection, row: dict) -> dict:
+    """A deviating line's row with its message, which ``deviating`` leaves out.
+
+    Found again by file, lines, kind and shape: two events of one line (pieces of a
+    progress-bar line) that also share those differ in digits at most."""
+    if "message" in row:
+        return row
+    found = _one(con, "SELECT message FROM events WHERE file = ? AND line_no = ? AND line_end = ? "
+                      "AND kind IS NOT DISTINCT FROM ? AND shape = ? AND ts IS NOT DISTINCT FROM ? LIMIT 1",
+                 [row["file"], row["line_no"], row["line_end"], row["kind"], row["shape"], row["ts"]])
+    return {**row, "message": found[0] if found else row["template"]}
+
+
 def _first_deviating(con: duckdb.DuckDBPyConnection, row: dict) -> FirstDeviating:
+    row = _with_message(con, row)
     ctx = _rows(
         con,
         """SELECT * FROM events WHERE file = ? AND line_no < ?

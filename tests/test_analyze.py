@@ -217,3 +217,16 @@ def test_a_long_job_is_aligned_on_its_last_half_hour_by_a_majority_clock(tmp_pat
     assert abs(offsets["node-2"].offset_s - 40) < 0.5 and offsets["node-2"].applied
     # 30 minutes of steps from the window's start (node-0's and node-1's last step - 30 min)
     assert 175 <= offsets["node-2"].keys <= 186
+
+
+def test_an_error_no_rule_explains_is_a_hypothesis_with_its_text(tmp_path):
+    # the deviating lines are found without their text; the text of the one a
+    # hypothesis cites is fetched back (a traceback makes it a code exception)
+    tb = ('Traceback (most recent call last):\n  File "/w/train.py", line 9, in <module>\n    main()\n'
+          "ZeroDivisionError: division by zero\n")
+    files = {f"rank{r}.log": _steps(r, 1, 9) + (tb if r == 2 else "") for r in range(4)}
+    v = analyze(_job(tmp_path, files), builtin_rules=False, options=QUIET)
+    (h,) = [h for h in v.hypotheses if h.rule_id is None and h.rank == 2]
+    # the message itself, not its template (which masks the path and the number)
+    assert h.category == "code_exception" and '"/w/train.py", line 9' in h.evidence.text
+    assert v.first_deviating.rank == 2 and '"/w/train.py", line 9' in v.first_deviating.text

@@ -39,10 +39,13 @@ WITH sizes AS (
     SELECT (SELECT count(*) FROM known_ranks) AS n_ranks_total,
            (SELECT count(DISTINCT node) FROM events WHERE node IS NOT NULL) AS n_nodes_total
 ),
-telling AS (  -- attrs left out: nothing downstream reads them, and they cost a full read
-    SELECT * EXCLUDE (attrs) FROM events WHERE level IN ('WARNING', 'ERROR', 'CRITICAL')
+telling AS (
+    -- attrs and message left out: attrs nothing downstream reads, the message only
+    -- of the lines a verdict cites (analyze.py fetches those); reading either for
+    -- every WARNING of a long job costs more than the rest of this query
+    SELECT * EXCLUDE (attrs, message) FROM events WHERE level IN ('WARNING', 'ERROR', 'CRITICAL')
     UNION ALL
-    SELECT e.* EXCLUDE (attrs) FROM events e
+    SELECT e.* EXCLUDE (attrs, message) FROM events e
     JOIN (SELECT DISTINCT file, line_no FROM event_role WHERE role = 'root') r
       ON r.file = e.file AND r.line_no = e.line_no
     WHERE e.level IS NULL OR e.level NOT IN ('WARNING', 'ERROR', 'CRITICAL')
