@@ -465,8 +465,9 @@ def _create_candidates(con: duckdb.DuckDBPyConnection, ors: list[str], source: s
     job has far fewer distinct (kind, shape, level, source) than events. So where
     every alternative of ``ors`` implies a condition on those four columns alone,
     the conditions run on the distinct combinations (``job_shapes``), and the
-    events are picked by the shapes that pass: a filter on one dictionary column,
-    which DuckDB applies before it decodes any other. The candidates are a
+    events are picked by the shapes that pass: one IN filter on a dictionary
+    column, pushed into the scan (reading the few picked rows' other columns is
+    still most of this query's cost: their pages are spread over the job). The candidates are a
     superset; each rule's own predicate runs on them afterwards. Otherwise, or
     when too many shapes pass, one scan tests ``ors`` on every row.
     """
