@@ -359,6 +359,9 @@ _PART_WRITE = {
                        "attrs.key_value.key"],
     # min/max of every message, template and shape would cost more than their filters save
     "write_statistics": [f.name for f in _PART_SCHEMA if f.name not in ("template", "message", "attrs", "shape")],
+    # sorted within a file: delta-packed they are a twentieth of their zstd'd plain size
+    # and cheaper to write and to read
+    "column_encoding": {c: "DELTA_BINARY_PACKED" for c in ("line_no", "line_end", "ts", "ts_aligned")},
     # DuckDB skips row groups by these on `kind IN (...)` and the like
     "bloom_filter_options": {c: {"ndv": 1024, "fpp": 0.01} for c in ("kind", "source", "level", "node", "file")},
 }

@@ -392,6 +392,12 @@ def test_only_parts_stage2_changes_are_rewritten_and_they_keep_their_order(tmp_p
     assert {r[3] for r in rows if r[0] == "c10.log"} == {r[4] for r in rows if r[0] == "c10.log"} == {2024}
     assert {r[3] for r in rows} == {2024, None}  # NCCL INFO lines have no stamp, nor a stamped neighbour
     assert [r[0] for r in con.execute("DESCRIBE events").fetchall()] == EVENT_SCHEMA.names
+    # rewritten parts are encoded as stage 1 wrote them: the sorted integers delta-packed
+    # (RLE is their null levels)
+    encodings = con.execute(
+        f"SELECT path_in_schema, list(DISTINCT encodings) FROM parquet_metadata('{tmp_path / 't.parquet'}') "
+        "WHERE path_in_schema IN ('ts', 'ts_aligned', 'line_no', 'line_end') GROUP BY ALL").fetchall()
+    assert len(encodings) == 4 and all(e == ["RLE, DELTA_BINARY_PACKED"] for _, e in encodings)
 
 
 def _recording(finish, rewritten: list[str]):
