@@ -28,7 +28,7 @@ import duckdb
 import pyarrow as pa
 
 from correlator.ingest import IngestOptions
-from correlator.query import open_timeline
+from correlator.query import ROWS_VIEW, open_timeline
 from correlator.rulebook import BLAME_TABLES_SQL, LoadedRule, create_findings, load_rules
 from correlator.shapes import SHAPE_SQL
 from correlator.spans import ranges
@@ -170,17 +170,22 @@ def _verdict(
     missing = {"shape": f"{SHAPE_SQL.format(message='message')} AS shape",
                "task": "TRY_CAST(attrs['task'] AS INTEGER) AS task"}
     added = [sql for name, sql in missing.items() if name not in columns]
+    located = ROWS_VIEW in {name for (name,) in con.execute("SELECT view_name FROM duckdb_views()").fetchall()}
     if added:
         con.execute("ALTER VIEW events RENAME TO timeline_as_written")
         con.execute(f"CREATE VIEW timeline_raw AS SELECT *, {', '.join(added)} FROM timeline_as_written")
+        if located:
+            con.execute(f"CREATE VIEW timeline_raw_rows AS SELECT *, {', '.join(added)} FROM {ROWS_VIEW}")
     else:
         con.execute("ALTER VIEW events RENAME TO timeline_raw")
+        if located:
+            con.execute(f"CREATE VIEW timeline_raw_rows AS SELECT * FROM {ROWS_VIEW}")
     con.execute(_sql("align.sql"))
     by_id = {lr.rule.id: lr for lr in rules}
     con.execute(BLAME_TABLES_SQL)
     # Rules scan the unaligned timeline (cheaper than the view's join); the few
     # matches get their aligned time afterwards.
-    create_findings(con, rules, source="timeline_raw")
+    create_findings(con, rules, source="timeline_raw", rows="timeline_raw_rows" if located else None)
     con.execute(
         "UPDATE findings SET ts_aligned = ts - to_microseconds(CAST(round(o.offset_s * 1e6) AS BIGINT)) "
         "FROM clock_offsets o WHERE o.node = findings.node AND o.applied"

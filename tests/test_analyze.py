@@ -198,6 +198,18 @@ def test_a_timeline_without_the_shape_and_task_columns_gets_the_same_verdict(sam
     assert without.model_dump() == with_cols.model_dump()
 
 
+def test_a_duckdb_timeline_gets_the_parquet_timelines_verdict(samples, tmp_path):
+    # rows are located by file_row_number in Parquet and by rowid in DuckDB
+    from correlator.ingest import ingest
+
+    job = samples / "oom-cascade-nccl-timeouts"
+    ingest(job, out_parquet=tmp_path / "t.parquet", options=IngestOptions(echo_problems=False))
+    ingest(job, out_db=tmp_path / "t.duckdb", options=IngestOptions(echo_problems=False))
+    from_parquet, from_db = analyze(str(tmp_path / "t.parquet")), analyze(str(tmp_path / "t.duckdb"))
+    assert from_parquet.root_cause is not None and from_parquet.root_cause.category == "oom"
+    assert from_db.model_dump() == from_parquet.model_dump()
+
+
 def test_a_long_job_is_aligned_on_its_last_half_hour_by_a_majority_clock(tmp_path):
     # two hours of steps, one every 10 s, on three nodes; node-2's clock runs 40 s
     # ahead. Steps are read from the last 30 minutes only, and the reference is a

@@ -198,27 +198,28 @@ def test_a_literal_with_digits_only_prefilters_on_shapes():
     "oom-cascade-nccl-timeouts", "xid79-fallen-off-bus", "torchrun-tee-console", "slurm-combined-srun-label",
     "collective-mismatch-detail", "deepspeed-batch-config-error", "nccl-ib-error-one-node", "zero3-offload-host-oom",
 ])
-def test_findings_equal_every_rule_run_on_every_event(samples, tmp_path, sample):
-    # rule_candidates is a shortcut (cheap conditions on distinct shapes first); the
-    # findings must be exactly those of each rule's predicate over the whole timeline
-    import duckdb
-
+@pytest.mark.parametrize("by_position", [False, True])
+def test_findings_equal_every_rule_run_on_every_event(samples, tmp_path, sample, by_position):
+    # rule_candidates is a shortcut (cheap conditions on distinct shapes first, then
+    # the rows picked by shape or by position); the findings must be exactly those of
+    # each rule's predicate over the whole timeline
     from correlator.ingest import IngestOptions, ingest
+    from correlator.query import ROWS_VIEW, open_timeline
     from correlator.rulebook import BLAME_TABLES_SQL, create_findings
 
     out = tmp_path / "t.parquet"
     ingest(samples / sample, out_parquet=out, options=IngestOptions(echo_problems=False, workers=1))
-    con = duckdb.connect()
-    con.execute(f"CREATE VIEW events AS SELECT * FROM '{out}'")
-    con.execute(BLAME_TABLES_SQL)
-    rules = load_rules()
-    create_findings(con, rules)
-    found = set(con.execute("SELECT rule_id, file, line_no FROM findings").fetchall())
-    brute = set()
-    for lr in rules:
-        brute |= {(lr.rule.id, f, n) for f, n in con.execute(
-            f"SELECT file, line_no FROM events e WHERE {predicate(lr.rule)}").fetchall()}
-    assert found == brute and found
+    with open_timeline(str(out)) as con:
+        con.execute(BLAME_TABLES_SQL)
+        rules = load_rules()
+        create_findings(con, rules, rows=ROWS_VIEW if by_position else None)
+        found = con.execute("SELECT rule_id, file, line_no, printed_by, ts, template, message FROM findings").fetchall()
+        brute = []
+        for lr in rules:
+            brute += [(lr.rule.id, *row) for row in con.execute(
+                f"SELECT file, line_no, rank, ts, template, message FROM events e WHERE {predicate(lr.rule)}").fetchall()]
+    # the rows themselves, not only their keys: a position that picked the wrong row fails
+    assert sorted(map(repr, found)) == sorted(map(repr, brute)) and found
 
 
 def test_a_rule_without_a_cheap_condition_is_still_found(tmp_path):
