@@ -29,7 +29,12 @@ import pyarrow as pa
 
 from correlator.ingest import IngestOptions
 from correlator.query import ROWS_VIEW, open_timeline
-from correlator.rulebook import BLAME_TABLES_SQL, LoadedRule, create_findings, load_rules
+from correlator.rulebook import (
+    BLAME_TABLES_GIVEN_INITS_SQL,
+    LoadedRule,
+    create_findings,
+    load_rules,
+)
 from correlator.shapes import SHAPE_SQL
 from correlator.spans import ranges
 from correlator.verdict import (
@@ -182,7 +187,10 @@ def _verdict(
             con.execute(f"CREATE VIEW timeline_raw_rows AS SELECT * FROM {ROWS_VIEW}")
     con.execute(_sql("align.sql"))
     by_id = {lr.rule.id: lr for lr in rules}
-    con.execute(BLAME_TABLES_SQL)
+    # NCCL_INITS_SQL's table, from the rows alignment read anyway
+    con.execute("CREATE OR REPLACE TEMP TABLE nccl_inits AS "
+                "SELECT node, rank, bus_id, nranks FROM attr_rows WHERE kind = 'nccl.comm_init'")
+    con.execute(BLAME_TABLES_GIVEN_INITS_SQL)
     # Rules scan the unaligned timeline (cheaper than the view's join); the few
     # matches get their aligned time afterwards.
     create_findings(con, rules, source="timeline_raw", rows="timeline_raw_rows" if located else None)

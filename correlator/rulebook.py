@@ -296,7 +296,15 @@ def _predicate_parts(rule: Rule, alias: str = "e") -> tuple[str, str | None]:
     return " AND ".join(parts), m.sql
 
 
-BLAME_TABLES_SQL = """
+# NCCL init lines, read once: bus ids for blame_bus, the world size in deviation.sql
+NCCL_INITS_SQL = """
+CREATE OR REPLACE TEMP TABLE nccl_inits AS
+SELECT node, rank, attrs['bus_id'] AS bus_id, TRY_CAST(attrs['nranks'] AS INTEGER) AS nranks FROM events
+WHERE kind = 'nccl.comm_init';
+"""
+# The blame tables for a connection that already has ``nccl_inits`` (analyze builds
+# it in the scan that aligns clocks).
+BLAME_TABLES_GIVEN_INITS_SQL = """
 CREATE OR REPLACE TEMP TABLE config_events AS
 SELECT job, node, rank, kind, attrs FROM events
 WHERE kind IN ('collect_env.report', 'nccl.version', 'nvidia_smi.table', 'nvidia_smi.query',
@@ -313,10 +321,6 @@ SELECT DISTINCT TRY_CAST(attrs['child_pid'] AS INTEGER), node, TRY_CAST(attrs['c
 FROM events WHERE kind IN ('torchrun.closing_signal', 'torchrun.worker_failed', 'torchrun.failure_entry',
                            'torchrun.forced_kill', 'deepspeed.launcher_spawn', 'deepspeed.killing_subprocess')
   AND attrs['child_rank'] IS NOT NULL;
--- NCCL init lines, read once: bus ids here, the world size in deviation.sql
-CREATE OR REPLACE TEMP TABLE nccl_inits AS
-SELECT node, rank, attrs['bus_id'] AS bus_id, TRY_CAST(attrs['nranks'] AS INTEGER) AS nranks FROM events
-WHERE kind = 'nccl.comm_init';
 CREATE OR REPLACE TEMP TABLE blame_bus AS
 SELECT DISTINCT ltrim(lower(bus_id), '0') AS bus, node, rank FROM nccl_inits WHERE rank IS NOT NULL;
 -- Slurm task ids are global ranks when Slurm starts one task per rank: the job's
@@ -336,6 +340,7 @@ CREATE OR REPLACE TEMP MACRO task_list(s) AS
                                      lambda r: list_transform(range(r[1], r[2] + 1), lambda x: CAST(x AS INTEGER))))
     END;
 """
+BLAME_TABLES_SQL = NCCL_INITS_SQL + BLAME_TABLES_GIVEN_INITS_SQL
 """Small lookup tables (one row per process or report) that ``blamed_rank_sql``
 and rules' SQL conditions use, so a rule never re-scans the whole timeline per
 finding: ``config_events`` (environment and configuration reports), ``rank_nodes``,

@@ -210,6 +210,30 @@ def test_a_duckdb_timeline_gets_the_parquet_timelines_verdict(samples, tmp_path)
     assert from_db.model_dump() == from_parquet.model_dump()
 
 
+@pytest.mark.parametrize("sample", ["xid79-fallen-off-bus", "nccl-ib-error-one-node"])
+def test_nccl_inits_from_the_alignment_scan_equal_the_blame_tables_own(samples, monkeypatch, sample):
+    # analyze reads NCCL init lines' attrs in the scan that aligns clocks; the table
+    # must be the one rulebook.NCCL_INITS_SQL builds from the events
+    import correlator.analyze as analyze_mod
+    from correlator.rulebook import NCCL_INITS_SQL
+
+    compared = []
+
+    def checked(con, rules, **kw):
+        con.execute(NCCL_INITS_SQL.replace("nccl_inits", "inits_from_events"))
+        ours, theirs = ("SELECT * FROM nccl_inits", "SELECT * FROM inits_from_events")
+        diff = con.execute(f"SELECT count(*) FROM (({ours} EXCEPT ALL {theirs}) UNION ALL "
+                           f"({theirs} EXCEPT ALL {ours}))").fetchone()[0]
+        compared.append((con.execute("SELECT count(*) FROM nccl_inits").fetchone()[0], diff))
+        return create_findings(con, rules, **kw)
+
+    create_findings = analyze_mod.create_findings
+    monkeypatch.setattr(analyze_mod, "create_findings", checked)
+    analyze(str(samples / sample), options=QUIET)
+    ((rows, diff),) = compared
+    assert rows > 0 and diff == 0
+
+
 def test_a_long_job_is_aligned_on_its_last_half_hour_by_a_majority_clock(tmp_path):
     # two hours of steps, one every 10 s, on three nodes; node-2's clock runs 40 s
     # ahead. Steps are read from the last 30 minutes only, and the reference is a

@@ -1,6 +1,7 @@
 -- Clock alignment: per-node offsets from events that happen together on every rank.
--- Input: view timeline_raw. Output: table clock_offsets(node, offset_s, keys, spread_s, applied)
--- and view events (= timeline_raw with ts_aligned = ts - offset of its node).
+-- Input: view timeline_raw. Output: table clock_offsets(node, offset_s, keys, spread_s, applied),
+-- view events (= timeline_raw with ts_aligned = ts - offset of its node), and table
+-- attr_rows (the attrs of step, NCCL init and watchdog lines, also for nccl_inits).
 --
 -- Sync points: the same training step completes at about the same moment on every
 -- rank (the gradient all-reduce synchronises them), every rank of a communicator
@@ -18,23 +19,28 @@ WHERE kind = 'app.step_metrics' AND node IS NOT NULL AND ts IS NOT NULL AND NOT 
 GROUP BY node;
 SET VARIABLE steps_since = (SELECT min(last) - INTERVAL 30 MINUTE FROM last_steps);
 
+-- The attrs this query and the blame tables (nccl_inits: bus ids, world size) need,
+-- in one scan: attrs is the timeline's biggest column after message, and these
+-- kinds are spread over the whole job, so each query reading it decoded all of it.
+CREATE OR REPLACE TEMP TABLE attr_rows AS
+SELECT kind, node, rank, ts, ts_estimated,
+       CASE kind
+         WHEN 'app.step_metrics' THEN 'step:' || attrs['step']
+         WHEN 'nccl.comm_init' THEN 'comm:' || attrs['comm_id'] || ':' || attrs['phase']
+         ELSE 'wd:' || coalesce(attrs['pg'], '') || ':' || attrs['seq_num']
+       END AS sync_key,
+       attrs['bus_id'] AS bus_id,
+       TRY_CAST(attrs['nranks'] AS INTEGER) AS nranks
+FROM timeline_raw
+WHERE kind IN ('app.step_metrics', 'nccl.comm_init', 'c10d.watchdog_timeout')
+  AND (kind <> 'app.step_metrics'
+       OR (ts >= getvariable('steps_since') AND node IS NOT NULL AND NOT ts_estimated));
+
 CREATE OR REPLACE TEMP TABLE sync_points AS
-SELECT node, key, median(epoch(ts)) AS t
-FROM (
-    -- one scan for all three kinds: their attrs are read once
-    SELECT node, ts,
-           CASE kind
-             WHEN 'app.step_metrics' THEN 'step:' || attrs['step']
-             WHEN 'nccl.comm_init' THEN 'comm:' || attrs['comm_id'] || ':' || attrs['phase']
-             ELSE 'wd:' || coalesce(attrs['pg'], '') || ':' || attrs['seq_num']
-           END AS key
-    FROM timeline_raw
-    WHERE kind IN ('app.step_metrics', 'nccl.comm_init', 'c10d.watchdog_timeout')
-      AND node IS NOT NULL AND ts IS NOT NULL AND NOT ts_estimated
-      AND (kind <> 'app.step_metrics' OR ts >= getvariable('steps_since'))
-)
-WHERE key IS NOT NULL
-GROUP BY node, key;
+SELECT node, sync_key AS key, median(epoch(ts)) AS t
+FROM attr_rows
+WHERE node IS NOT NULL AND ts IS NOT NULL AND NOT ts_estimated AND sync_key IS NOT NULL
+GROUP BY node, sync_key;
 
 -- The reference is the node with the most sync points, counting steps in its own
 -- last 30 minutes only: a node whose clock runs ahead has more steps after the
