@@ -37,6 +37,7 @@ from correlator.rulebook import (
 )
 from correlator.shapes import SHAPE_SQL
 from correlator.spans import ranges
+from correlator.timeline import sql_literal
 from correlator.verdict import (
     ClockOffset,
     Collateral,
@@ -161,6 +162,37 @@ def _report_events(con: duckdb.DuckDBPyConnection, max_events: int) -> pa.Table:
     ).to_arrow_table().sort_by([("ts_aligned", "ascending")])
 
 
+# Up to this many shifted nodes, events' ts_aligned is a CASE on node; past it, a join.
+_CASE_NODES = 64
+
+
+def _create_aligned_events(con: duckdb.DuckDBPyConnection) -> None:
+    """View ``events``: ``timeline_raw`` with ``ts_aligned`` = ``ts`` minus its node's
+    applied clock offset.
+
+    Written as a join, the view made every one of the analysis' scans probe a hash
+    table with every row (DuckDB cannot know a node has one offset), and kept it
+    from pruning columns: a projection with a CASE over the few shifted nodes is a
+    fifth to a third cheaper per query.
+    """
+    shifted = con.execute(
+        "SELECT node, CAST(round(offset_s * 1e6) AS BIGINT) FROM clock_offsets WHERE applied ORDER BY node"
+    ).fetchall()
+    if len(shifted) > _CASE_NODES:
+        con.execute(
+            "CREATE OR REPLACE VIEW events AS SELECT t.* REPLACE ("
+            "CASE WHEN o.applied THEN t.ts - to_microseconds(CAST(round(o.offset_s * 1e6) AS BIGINT)) "
+            "ELSE t.ts END AS ts_aligned) "
+            "FROM timeline_raw t LEFT JOIN clock_offsets o ON o.node = t.node"
+        )
+        return
+    aligned = "ts"
+    if shifted:
+        whens = " ".join(f"WHEN {sql_literal(node)} THEN ts - to_microseconds({us})" for node, us in shifted)
+        aligned = f"CASE node {whens} ELSE ts END"
+    con.execute(f"CREATE OR REPLACE VIEW events AS SELECT * REPLACE ({aligned} AS ts_aligned) FROM timeline_raw")
+
+
 def _baseline_templates(baseline: str, options: IngestOptions | None) -> set[str]:
     with open_timeline(baseline, options) as con:
         return {t for (t,) in con.execute("SELECT DISTINCT template FROM events").fetchall()}
@@ -186,6 +218,7 @@ def _verdict(
         if located:
             con.execute(f"CREATE VIEW timeline_raw_rows AS SELECT * FROM {ROWS_VIEW}")
     con.execute(_sql("align.sql"))
+    _create_aligned_events(con)
     by_id = {lr.rule.id: lr for lr in rules}
     # NCCL_INITS_SQL's table, from the rows alignment read anyway
     con.execute("CREATE OR REPLACE TEMP TABLE nccl_inits AS "

@@ -49,6 +49,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from correlator import __version__
+from correlator.timeline import sql_literal
 from correlator.verdict import Verdict
 
 SUMMARY_SCHEMA = pa.schema([
@@ -835,10 +836,10 @@ def open_batch(con: duckdb.DuckDBPyConnection, out_dir: str | Path) -> None:
     from correlator.timeline import EVENT_SCHEMA, FILE_SCHEMA
 
     out = Path(out_dir)
-    con.execute(f"CREATE VIEW summary AS SELECT * FROM read_parquet({_lit(str(out / 'summary.parquet'))})")
+    con.execute(f"CREATE VIEW summary AS SELECT * FROM read_parquet({sql_literal(str(out / 'summary.parquet'))})")
     parts = sorted(p for p in (out / "timelines").glob("*.parquet") if not p.name.startswith("."))
     if parts:
-        paths = "[" + ", ".join(_lit(str(p)) for p in parts) + "]"
+        paths = "[" + ", ".join(sql_literal(str(p)) for p in parts) + "]"
         con.execute(f"CREATE VIEW events AS SELECT * FROM read_parquet({paths}, union_by_name = true)")
     else:
         con.register("_empty_events", EVENT_SCHEMA.empty_table())
@@ -856,7 +857,3 @@ def open_batch(con: duckdb.DuckDBPyConnection, out_dir: str | Path) -> None:
         con.register(f"_{name}", pa.Table.from_pylist(rows, schema=full))
         con.execute(f"CREATE TABLE {name} AS SELECT * FROM _{name}")
         con.unregister(f"_{name}")
-
-
-def _lit(s: str) -> str:
-    return "'" + s.replace("'", "''") + "'"

@@ -57,7 +57,7 @@ from correlator.problems import Problem, ProblemLog
 from correlator.read import LineBatch, iter_line_batches
 from correlator.shapes import digit_shapes
 from correlator.templates import templates
-from correlator.timeline import EVENT_SCHEMA, FILE_SCHEMA, SCHEMA_VERSION
+from correlator.timeline import EVENT_SCHEMA, FILE_SCHEMA, SCHEMA_VERSION, sql_literal
 from correlator.timestamps import parse_timestamps
 
 # Year given to year-less stamps in stage 1; stage 2 moves them to the job's year.
@@ -1016,7 +1016,7 @@ def write_duckdb(staged: _Staged, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")
     tmp.unlink(missing_ok=True)
-    con.execute(f"ATTACH {_sql_str(str(tmp))} AS outdb")
+    con.execute(f"ATTACH {sql_literal(str(tmp))} AS outdb")
     for table in ("events", "files", "problems"):
         con.execute(f"CREATE TABLE outdb.{table} AS SELECT * FROM {table}")
     con.execute(
@@ -1027,5 +1027,3 @@ def write_duckdb(staged: _Staged, out: Path) -> None:
     tmp.replace(out)
 
 
-def _sql_str(s: str) -> str:
-    return "'" + s.replace("'", "''") + "'"

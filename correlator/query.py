@@ -19,7 +19,7 @@ import pyarrow as pa
 
 from correlator.ingest import IngestOptions, ingest
 from correlator.problems import PROBLEM_SCHEMA
-from correlator.timeline import FILE_SCHEMA, SCHEMA_VERSION
+from correlator.timeline import FILE_SCHEMA, SCHEMA_VERSION, sql_literal
 
 _PARQUET_MAGIC = b"PAR1"
 _DUCKDB_MAGIC = b"DUCK"
@@ -64,15 +64,11 @@ def kind_of(target: str) -> str:
     return "logs"
 
 
-def _sql_str(s: str) -> str:
-    return "'" + s.replace("'", "''") + "'"
-
-
 def _attach_parquet(con: duckdb.DuckDBPyConnection, path: str) -> None:
     meta = {
         row[0].decode() if isinstance(row[0], bytes) else row[0]: row[1]
         for row in con.execute(
-            f"SELECT key, value FROM parquet_kv_metadata({_sql_str(path)})"
+            f"SELECT key, value FROM parquet_kv_metadata({sql_literal(path)})"
         ).fetchall()
     }
     version = meta.get("correlator.schema_version")
@@ -82,8 +78,8 @@ def _attach_parquet(con: duckdb.DuckDBPyConnection, path: str) -> None:
             raise NotATimeline(
                 f"{path} has timeline schema {version}; this correlator reads up to {SCHEMA_VERSION}"
             )
-    con.execute(f"CREATE VIEW events AS SELECT * FROM read_parquet({_sql_str(path)})")
-    con.execute(f"CREATE VIEW {ROWS_VIEW} AS SELECT file_row_number AS event_row, * FROM read_parquet({_sql_str(path)})")
+    con.execute(f"CREATE VIEW events AS SELECT * FROM read_parquet({sql_literal(path)})")
+    con.execute(f"CREATE VIEW {ROWS_VIEW} AS SELECT file_row_number AS event_row, * FROM read_parquet({sql_literal(path)})")
     for name, schema in (("files", FILE_SCHEMA), ("problems", PROBLEM_SCHEMA)):
         raw = meta.get(f"correlator.{name}")
         rows = json.loads(raw.decode() if isinstance(raw, bytes) else raw) if raw else []
@@ -104,7 +100,7 @@ def open_timeline(target: str, options: IngestOptions | None = None) -> Iterator
         if kind == "logs" and target != "-" and Path(target).is_dir() and is_batch_dir(target):
             open_batch(con, target)  # a batch output: summary + every job's timeline
         elif kind == "duckdb":
-            con.execute(f"ATTACH {_sql_str(target)} AS tl (READ_ONLY)")
+            con.execute(f"ATTACH {sql_literal(target)} AS tl (READ_ONLY)")
             for name in ("events", "files", "problems"):
                 con.execute(f"CREATE VIEW {name} AS SELECT * FROM tl.{name}")
             con.execute(f"CREATE VIEW {ROWS_VIEW} AS SELECT rowid AS event_row, * FROM tl.events")

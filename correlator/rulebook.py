@@ -30,6 +30,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from correlator.shapes import digit_invariant, shape_of
+from correlator.timeline import sql_literal
 
 CATEGORIES = (
     "oom", "nccl_network", "nccl_timeout_hang", "collective_mismatch", "config_error",
@@ -209,10 +210,6 @@ def load_rules(dirs: Iterable[Path] = (), *, builtin: bool = True) -> list[Loade
     return sorted(loaded.values(), key=lambda lr: lr.rule.id)
 
 
-def _quote(s: str) -> str:
-    return "'" + s.replace("'", "''") + "'"
-
-
 _META = set(".^$*+?{}[]()|\\")
 _ESCAPED_LITERAL = set(".^$*+?{}[]()|\\/-'\" :=<>,#@!%&~`;_")
 
@@ -281,18 +278,18 @@ def _predicate_parts(rule: Rule, alias: str = "e") -> tuple[str, str | None]:
     m = rule.match
     parts = []
     if m.kind:
-        parts.append(f"{alias}.kind IN ({', '.join(_quote(k) for k in m.kind)})")
+        parts.append(f"{alias}.kind IN ({', '.join(sql_literal(k) for k in m.kind)})")
     if m.source:
-        parts.append(f"{alias}.source IN ({', '.join(_quote(s) for s in m.source)})")
+        parts.append(f"{alias}.source IN ({', '.join(sql_literal(s) for s in m.source)})")
     if m.level:
-        parts.append(f"{alias}.level IN ({', '.join(_quote(lv) for lv in m.level)})")
+        parts.append(f"{alias}.level IN ({', '.join(sql_literal(lv) for lv in m.level)})")
     for k, v in m.attrs.items():
-        parts.append(f"{alias}.attrs[{_quote(k)}] = {_quote(v)}")
+        parts.append(f"{alias}.attrs[{sql_literal(k)}] = {sql_literal(v)}")
     if m.regex:
         lit = required_literal(m.regex)
         if lit:
             parts.append(_shape_contains(alias, lit))
-        parts.append(f"regexp_matches({alias}.message, {_quote(m.regex)})")
+        parts.append(f"regexp_matches({alias}.message, {sql_literal(m.regex)})")
     return " AND ".join(parts), m.sql
 
 
@@ -356,7 +353,7 @@ def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
     if rule.blames == "rank":
         return f"{alias}.rank"
     key = rule.blames.split(":", 1)[1]
-    val = f"{alias}.attrs[{_quote(key)}]"
+    val = f"{alias}.attrs[{sql_literal(key)}]"
     if key.endswith("tasks"):
         return (
             f"unnest(CASE WHEN (SELECT yes FROM tasks_are_ranks) AND len(task_list({val})) > 0 "
@@ -398,7 +395,7 @@ def match_sql(rules: list[LoadedRule], source: str = "events") -> str:
         cheap, sql = _predicate_parts(r)
         rows = f"(SELECT * FROM {source} e WHERE {cheap or 'true'}) e"
         selects.append(
-            f"SELECT {_quote(r.id)} AS rule_id, {_quote(r.role)} AS role, {_quote(r.category)} AS category, "
+            f"SELECT {sql_literal(r.id)} AS rule_id, {sql_literal(r.role)} AS role, {sql_literal(r.category)} AS category, "
             f"{'true' if r.benign else 'false'} AS benign, "
             f"{blamed_rank_sql(r)} AS rank, e.rank AS printed_by, e.node, e.local_rank, e.file, e.line_no, "
             "e.line_end, e.ts, e.ts_aligned, e.ts_estimated, e.level, "
@@ -451,7 +448,7 @@ def _shape_contains(alias: str, literal: str) -> str:
     about 20x faster than on ``message``. Only a prefilter where the literal has
     digits; every caller pairs it with the exact regex.
     """
-    return f"contains({alias}.shape, {_quote(shape_of(literal))})"
+    return f"contains({alias}.shape, {sql_literal(shape_of(literal))})"
 
 
 def _text_only(rule: Rule) -> bool:
@@ -488,7 +485,7 @@ def _create_candidates(
         passed = None
     if passed is not None:
         test = " OR ".join(
-            ([f"e.shape IN ({', '.join(_quote(p) for p in passed if p is not None)})"] if any(passed) else [])
+            ([f"e.shape IN ({', '.join(sql_literal(p) for p in passed if p is not None)})"] if any(passed) else [])
             + (["e.shape IS NULL"] if None in passed else [])
         ) or "false"
         if rows is not None:
@@ -538,9 +535,9 @@ class _JobShapes:
     def matching(self, regex: str, kinds: list[str] | None) -> list[str] | None:
         """The shapes (of rows of ``kinds``) ``regex`` matches; None if too many."""
         self._load()
-        of_kinds = f"kind IN ({', '.join(_quote(k) for k in kinds)}) AND " if kinds else ""
+        of_kinds = f"kind IN ({', '.join(sql_literal(k) for k in kinds)}) AND " if kinds else ""
         found = [r[0] for r in self.con.execute(
-            f"SELECT DISTINCT shape FROM job_shapes WHERE {of_kinds}regexp_matches(shape, {_quote(regex)}) "
+            f"SELECT DISTINCT shape FROM job_shapes WHERE {of_kinds}regexp_matches(shape, {sql_literal(regex)}) "
             f"LIMIT {_MAX_GATE_SHAPES + 1}").fetchall()]
         return found if len(found) <= _MAX_GATE_SHAPES else None
 
@@ -575,7 +572,7 @@ def _cheap_part(sql: str, shapes: _JobShapes | None = None) -> str | None:
                 if regex and digit_invariant(regex):
                     found = shapes.matching(regex, kinds)
                     if found is not None:
-                        keep.append(f"e.shape IN ({', '.join(_quote(f) for f in found)})" if found else "false")
+                        keep.append(f"e.shape IN ({', '.join(sql_literal(f) for f in found)})" if found else "false")
                         break
     return " AND ".join(f"({c})" for c in keep) or None
 
@@ -670,9 +667,9 @@ def _text_gate(shapes: _JobShapes, regexes: list[str]) -> str:
         if matched is None:
             on_messages.extend(on_shapes)
         elif matched:  # as constants: an IN over a subquery inside this OR becomes a join per row
-            gates.append(f"e.shape IN ({', '.join(_quote(m) for m in matched)})")
+            gates.append(f"e.shape IN ({', '.join(sql_literal(m) for m in matched)})")
     if on_messages:
-        gates.append(f"regexp_matches(e.message, {_quote('|'.join(f'(?:{rx})' for rx in on_messages))})")
+        gates.append(f"regexp_matches(e.message, {sql_literal('|'.join(f'(?:{rx})' for rx in on_messages))})")
     return " OR ".join(gates) or "false"
 
 

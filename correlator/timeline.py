@@ -85,3 +85,8 @@ FILE_SCHEMA = pa.schema(
         ("problems", pa.int64()),
     ]
 )
+
+
+def sql_literal(s: str) -> str:
+    """``s`` as a SQL string literal."""
+    return "'" + s.replace("'", "''") + "'"

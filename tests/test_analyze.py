@@ -234,6 +234,30 @@ def test_nccl_inits_from_the_alignment_scan_equal_the_blame_tables_own(samples, 
     assert rows > 0 and diff == 0
 
 
+@pytest.mark.parametrize("case_nodes", [0, 64])
+def test_aligned_events_shift_each_node_by_its_applied_offset(monkeypatch, case_nodes):
+    # written as a CASE on node (few shifted nodes) or as a join (many): the same times
+    import duckdb
+
+    import correlator.analyze as analyze_mod
+
+    monkeypatch.setattr(analyze_mod, "_CASE_NODES", case_nodes)
+    con = duckdb.connect()
+    con.execute("CREATE TABLE timeline_raw AS SELECT * FROM (VALUES "
+                "('a', TIMESTAMPTZ '2024-05-01 12:00:10+00', TIMESTAMPTZ '2024-05-01 12:00:10+00'), "
+                "('b''s', TIMESTAMPTZ '2024-05-01 12:00:10+00', TIMESTAMPTZ '2024-05-01 12:00:10+00'), "
+                "('c', TIMESTAMPTZ '2024-05-01 12:00:10+00', TIMESTAMPTZ '2024-05-01 12:00:10+00'), "
+                "(NULL, TIMESTAMPTZ '2024-05-01 12:00:10+00', TIMESTAMPTZ '2024-05-01 12:00:10+00'), "
+                "('a', NULL, NULL)) t(node, ts, ts_aligned)")
+    con.execute("CREATE TABLE clock_offsets AS SELECT * FROM (VALUES "
+                "('a', 2.5, true), ('b''s', -40.0, true), ('c', 0.4, false)) t(node, offset_s, applied)")
+    analyze_mod._create_aligned_events(con)
+    got = con.execute("SELECT node, strftime(ts_aligned, '%H:%M:%S.%f') FROM events").fetchall()
+    assert sorted(got, key=repr) == sorted([("a", "12:00:07.500000"), ("b's", "12:00:50.000000"),
+                                            ("c", "12:00:10.000000"), (None, "12:00:10.000000"), ("a", None)], key=repr)
+    assert [d[0] for d in con.execute("SELECT * FROM events").description] == ["node", "ts", "ts_aligned"]
+
+
 def test_a_long_job_is_aligned_on_its_last_half_hour_by_a_majority_clock(tmp_path):
     # two hours of steps, one every 10 s, on three nodes; node-2's clock runs 40 s
     # ahead. Steps are read from the last 30 minutes only, and the reference is a

@@ -1,7 +1,8 @@
 -- Clock alignment: per-node offsets from events that happen together on every rank.
--- Input: view timeline_raw. Output: table clock_offsets(node, offset_s, keys, spread_s, applied),
--- view events (= timeline_raw with ts_aligned = ts - offset of its node), and table
--- attr_rows (the attrs of step, NCCL init and watchdog lines, also for nccl_inits).
+-- Input: view timeline_raw. Output: table clock_offsets(node, offset_s, keys, spread_s, applied)
+-- (analyze.py then makes view events: timeline_raw with ts_aligned = ts - offset of
+-- its node), and table attr_rows (the attrs of step, NCCL init and watchdog lines,
+-- also for nccl_inits).
 --
 -- Sync points: the same training step completes at about the same moment on every
 -- rank (the gradient all-reduce synchronises them), every rank of a communicator
@@ -65,10 +66,3 @@ GROUP BY p.node;
 -- Apply an offset only when it is well supported and larger than stamp precision.
 ALTER TABLE clock_offsets ADD COLUMN applied BOOLEAN;
 UPDATE clock_offsets SET applied = keys >= 3 AND abs(offset_s) >= 1.0 AND spread_s < abs(offset_s) / 4;
-
-CREATE OR REPLACE VIEW events AS
-SELECT t.* REPLACE (
-    CASE WHEN o.applied THEN t.ts - to_microseconds(CAST(round(o.offset_s * 1e6) AS BIGINT))
-         ELSE t.ts END AS ts_aligned)
-FROM timeline_raw t
-LEFT JOIN clock_offsets o ON o.node = t.node;
