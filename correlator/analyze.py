@@ -246,9 +246,11 @@ def _verdict(
     con.execute(_sql("deviation.sql").replace("$USE_BASELINE", "true" if baseline_templates is not None else "false"))
     con.execute(_sql("inferences.sql"))
 
-    job, n_events, n_files = con.execute(
-        "SELECT any_value(job), count(*), count(DISTINCT file) FROM timeline_raw"
-    ).fetchone()
+    job, n_events = con.execute("SELECT any_value(job), count(*) FROM timeline_raw").fetchone()
+    # the files view counts each file's events already (a distinct over every row is not free)
+    n_files = con.execute("SELECT count(*) FROM files WHERE events > 0").fetchone()[0]
+    if not n_files and n_events:  # a timeline that came without its files table
+        n_files = con.execute("SELECT count(DISTINCT file) FROM timeline_raw").fetchone()[0]
     known_ranks = sorted(r for (r,) in con.execute("SELECT rank FROM known_ranks").fetchall())
     # the job's size as the story tells it: a rank only a launcher names (a child it
     # spawned or killed) counts too, so the header never says fewer ranks than the findings
@@ -481,7 +483,7 @@ def _hypotheses(
             hyps[key].notes.append("no wall-clock stamp: placed no later than the failure it caused")
     # An all-ranks failure is one hypothesis, not one per rank: the same root
     # signature on every known rank, close together in (aligned) time.
-    first_step = con.execute("SELECT min(ts_aligned) FROM events WHERE kind = 'app.step_metrics'").fetchone()[0]
+    first_step = con.execute("SELECT min(first) FROM last_progress").fetchone()[0]
     for rule_id, ranks in ranks_per_rule.items():
         if len(known_ranks) < 2 or len(ranks) < len(known_ranks):
             continue

@@ -195,6 +195,8 @@ def test_a_timeline_without_the_shape_and_task_columns_gets_the_same_verdict(sam
     duckdb.sql(f"COPY (SELECT * EXCLUDE (shape, task) FROM '{new}') TO '{old}' (FORMAT parquet)")
     with_cols, without = analyze(str(new)), analyze(str(old))
     assert with_cols.root_cause is not None and with_cols.root_cause.category == category
+    # files with events: from the files view, or (old has none) from the events themselves
+    assert with_cols.files == duckdb.sql(f"SELECT count(DISTINCT file) FROM '{new}'").fetchall()[0][0] >= 1
     assert without.model_dump() == with_cols.model_dump()
 
 
@@ -232,6 +234,49 @@ def test_nccl_inits_from_the_alignment_scan_equal_the_blame_tables_own(samples, 
     analyze(str(samples / sample), options=QUIET)
     ((rows, diff),) = compared
     assert rows > 0 and diff == 0
+
+
+def test_last_progress_holds_each_ranks_aligned_first_and_last_step(tmp_path, monkeypatch):
+    # last_progress carries each rank's first step too (the job's first step, which
+    # marks an all-ranks failure "after training had started", is their minimum);
+    # node-2's clock runs 40 s ahead, so its aligned times are not its printed ones
+    import correlator.analyze as analyze_mod
+
+    seen = []
+
+    class Watched:  # the connection, checked once deviation.sql has run
+        def __init__(self, con):
+            self.con = con
+
+        def execute(self, sql, *args):
+            out = self.con.execute(sql, *args)
+            if "CREATE OR REPLACE TEMP TABLE last_progress" in sql:
+                ours = "SELECT rank, t, first FROM last_progress"
+                theirs = ("SELECT rank, max(ts_aligned), min(ts_aligned) FROM events "
+                          "WHERE kind = 'app.step_metrics' GROUP BY rank")
+                seen.append(self.con.execute(
+                    f"SELECT (SELECT count(*) FROM (({ours} EXCEPT {theirs}) UNION ALL ({theirs} EXCEPT {ours}))), "
+                    "(SELECT count(*) FROM last_progress), "
+                    "(SELECT count(*) FROM last_progress p JOIN (SELECT rank, min(ts) AS raw FROM events "
+                    "  WHERE kind = 'app.step_metrics' GROUP BY rank) r ON r.rank = p.rank WHERE p.first <> r.raw)"
+                ).fetchone())
+            return out
+
+        def __getattr__(self, name):
+            return getattr(self.con, name)
+
+    def steps(rank: int, skew_s: int) -> str:
+        t0 = datetime(2024, 5, 1, 12, 0, 0)
+        return "".join(f"{(t0 + timedelta(seconds=10 * s + skew_s)).strftime('%Y-%m-%d %H:%M:%S')},000 - INFO - "
+                       f"__main__ - step {s} | loss 1.0\n" for s in range(30))
+
+    real_verdict = analyze_mod._verdict
+    monkeypatch.setattr(analyze_mod, "_verdict", lambda con, *a: real_verdict(Watched(con), *a))
+    files = {"node-0/rank0.log": steps(0, 0), "node-1/rank1.log": steps(1, 0), "node-2/rank2.log": steps(2, 40)}
+    v = analyze(_job(tmp_path, files), rules_dirs=(_rules(tmp_path, BOOM, PEER),), builtin_rules=False, options=QUIET)
+    assert [c.node for c in v.clock if c.applied] == ["node-2"]
+    ((differ, ranks, shifted),) = seen
+    assert differ == 0 and ranks == 3 and shifted == 1
 
 
 @pytest.mark.parametrize("case_nodes", [0, 64])

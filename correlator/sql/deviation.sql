@@ -72,10 +72,12 @@ WHERE CASE
       END;
 
 -- When each rank last made training progress: an error its rank kept training
--- after (a retried read, a caught exception) did not stop the job.
+-- after (a retried read, a caught exception) did not stop the job. (`first`: the
+-- job's first step is min(first), for analyze.py; a NULL rank row holds steps of
+-- no known rank and joins nothing.)
 CREATE OR REPLACE TEMP TABLE last_progress AS
-SELECT rank, max(ts_aligned) AS t FROM events
-WHERE kind = 'app.step_metrics' AND rank IS NOT NULL GROUP BY rank;
+SELECT rank, max(ts_aligned) AS t, min(ts_aligned) AS first FROM events
+WHERE kind = 'app.step_metrics' GROUP BY rank;
 
 -- Candidates for the first deviating line, in the order they are preferred:
 -- the earliest second first; within a second, root-cause signatures before
