@@ -398,6 +398,11 @@ def test_only_parts_stage2_changes_are_rewritten_and_they_keep_their_order(tmp_p
         f"SELECT path_in_schema, list(DISTINCT encodings) FROM parquet_metadata('{tmp_path / 't.parquet'}') "
         "WHERE path_in_schema IN ('ts', 'ts_aligned', 'line_no', 'line_end') GROUP BY ALL").fetchall()
     assert len(encodings) == 4 and all(e == ["RLE, DELTA_BINARY_PACKED"] for _, e in encodings)
+    # and filtered: DuckDB skips row groups without a kind (or level) by these
+    blooms = con.execute(
+        f"SELECT DISTINCT path_in_schema FROM parquet_metadata('{tmp_path / 't.parquet'}') "
+        "WHERE bloom_filter_offset IS NOT NULL ORDER BY 1").fetchall()
+    assert blooms == [("kind",), ("level",)]
 
 
 def _recording(finish, rewritten: list[str]):
