@@ -737,6 +737,13 @@ def create_findings(
         gate = _text_gate(shapes, [lr.rule.match.regex or "" for lr, c in cheap if c and _text_only(lr.rule)])
         ors.append(f"({gate}) AND ({' OR '.join(f'({c})' for c in by_text)})")
     _create_candidates(con, ors, source, shapes, rows)
+    if scanned:
+        # Only rules with a candidate their filters keep go into the findings query:
+        # binding and planning a hundred selects cost more than running them.
+        kept = con.execute("SELECT " + ", ".join(
+            f"coalesce(bool_or({_predicate_parts(lr.rule)[0] or 'true'}), false)" for lr in scanned
+        ) + " FROM rule_candidates e").fetchone()
+        scanned = [lr for lr, keep in zip(scanned, kept, strict=True) if keep]
     parts = [match_sql(scanned, source="rule_candidates")] if scanned else []
     if unfiltered:
         parts.append(match_sql(unfiltered, source=source))
