@@ -96,25 +96,28 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
         if active is None or not active.any():
             break
         text = out.get_column(text_col)
-        # one capture-free pass over all rows finds the few that carry any prefix
+        # one capture-free pass over all rows finds the few that carry any prefix;
+        # the rest of the pass works on those few only
         active = active & text.str.contains(_ANY_PREFIX)
         if not active.any():
             break
-        first = text.str.slice(0, 1)
-        matched_any = pl.repeat(False, out.height, eager=True)
+        rows = active.arg_true()
+        few = text.gather(rows)
+        first = few.str.slice(0, 1)
+        matched_any = pl.repeat(False, few.len(), eager=True)  # per row of `few`
         updates: dict[str, pl.Series] = {}
         new_text = text
         for p in PREFIXES:
-            cand = active & first.is_in(list(p.first_chars)) & ~matched_any
+            cand = first.is_in(list(p.first_chars)) & ~matched_any
             if not cand.any():
                 continue
-            idx = cand.arg_true()
-            sub = new_text.gather(idx)
+            at = cand.arg_true()
+            sub = few.gather(at)
             # a plain match (no captures) is several times cheaper: capture only the hits
             hit = sub.str.contains(p.regex)
             if not hit.any():
                 continue
-            idx, sub = idx.filter(hit), sub.filter(hit)
+            at, sub = at.filter(hit), sub.filter(hit)
             groups = sub.str.extract_groups(p.regex)
             matched_prefix = sub.str.extract(f"({p.regex})", 1)
             ok = matched_prefix.is_not_null()
@@ -122,8 +125,8 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
                 ok = ok & _pdsh_ok(groups.struct.field("host")).fill_null(False)
             if not ok.any():
                 continue
-            hit_idx = idx.filter(ok)
-            matched_any = matched_any.scatter(hit_idx, True)
+            matched_any = matched_any.scatter(at.filter(ok), True)
+            hit_idx = rows.gather(at.filter(ok))
             lens = matched_prefix.filter(ok).str.len_chars()
             rest = sub.filter(ok).str.slice(lens)
             new_text = new_text.scatter(hit_idx, rest)
@@ -138,7 +141,7 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
                 merged = merged.fill_null(vals) if merged.null_count() else merged
                 updates[col] = cur.scatter(hit_idx, merged)
         out = out.with_columns(new_text.alias(text_col), *updates.values())
-        active = matched_any
+        active = pl.repeat(False, out.height, eager=True).scatter(rows.filter(matched_any), True)
     return out
 
 
