@@ -479,11 +479,14 @@ def classify(
     return _defaults(ev)
 
 
-def _logger_source() -> pl.Expr:
+def _logger_source(loggers: pl.Series) -> pl.Expr:
+    """The source each row's logger name means, decided once per distinct name."""
+    names = loggers.drop_nulls().unique()
     expr = pl.when(pl.lit(False)).then(pl.lit(None, dtype=pl.Utf8))
     for prefix, source in _LOGGER_SOURCES:
         expr = expr.when(pl.col("logger").str.starts_with(prefix)).then(pl.lit(source))
-    return expr.when(pl.col("logger").is_not_null()).then(pl.lit("app")).otherwise(None)
+    sources = pl.DataFrame({"logger": names}).select(expr.otherwise(pl.lit("app")).alias("s")).to_series()
+    return pl.col("logger").replace_strict(names, sources, default=None, return_dtype=pl.Utf8)
 
 
 def _fallback_levels(ev: pl.DataFrame) -> pl.Series:
@@ -505,20 +508,22 @@ def _defaults(ev: pl.DataFrame) -> pl.DataFrame:
         pl.coalesce(pl.col("ts"), pl.from_epoch(pl.col("epoch_s"), time_unit="s").dt.replace_time_zone("UTC").dt.cast_time_unit("us")).alias("ts"),
         pl.coalesce(
             pl.col("source"),
-            _logger_source(),
+            _logger_source(ev.get_column("logger")),
             pl.when(pl.col("ts_format").is_in(list(_KERNEL_TS_FORMATS))).then(pl.lit("kernel")),
             pl.when(has_rank).then(pl.lit("app")).otherwise(pl.lit("unknown")),
         ).alias("source"),
         pl.col("attrs").fill_null(pl.lit([], dtype=ATTR_TYPE)),
     )
     # A torchrun failure entry right after "Root Cause (first observed failure):"
-    # is the agent's root cause (evidence, not verdict: see DESIGN.md).
-    after_header = pl.col("kind").shift(1).over("stream") == "torchrun.root_cause_header"
-    first_observed = pl.struct(pl.lit("first_observed").alias("key"), pl.lit("true").alias("value"))
-    ev = ev.with_columns(
-        pl.when(after_header & (pl.col("kind") == "torchrun.failure_entry"))
-        .then(pl.col("attrs").list.concat(pl.concat_list(first_observed)))
-        .otherwise(pl.col("attrs"))
-        .alias("attrs")
-    )
+    # is the agent's root cause (evidence, not verdict: see DESIGN.md). (Only looked
+    # for where there is such a header: the window and list concat cost every row.)
+    if (ev.get_column("kind") == "torchrun.root_cause_header").any():
+        after_header = pl.col("kind").shift(1).over("stream") == "torchrun.root_cause_header"
+        first_observed = pl.struct(pl.lit("first_observed").alias("key"), pl.lit("true").alias("value"))
+        ev = ev.with_columns(
+            pl.when(after_header & (pl.col("kind") == "torchrun.failure_entry"))
+            .then(pl.col("attrs").list.concat(pl.concat_list(first_observed)))
+            .otherwise(pl.col("attrs"))
+            .alias("attrs")
+        )
     return ev.drop(*[f"fill_{c}" for c in FILL_COLUMNS], "epoch_s", "logger")
