@@ -158,10 +158,6 @@ def _order(df: pl.DataFrame) -> list[str]:
     return ["fi", "line_no", "part"] if "fi" in df.columns else ["line_no", "part"]
 
 
-# More pieces than a line can have (one per \n of a line of at most 64 MB is fewer).
-_MAX_PIECES = 1 << 27
-
-
 def _split_rows(
     df: pl.DataFrame, touched: pl.Series, text: pl.Series, flag: str | None = None
 ) -> pl.DataFrame:
@@ -171,21 +167,36 @@ def _split_rows(
     rank prefix of the bar it was glued to); ``part`` numbers them; ``flag``
     (a boolean column) is set on every piece after the first.
     """
-    # each row's place in the result: its index, then its piece (a linear merge of
-    # the untouched rows with the pieces; a sort of every row cost 10x more)
-    at = pl.int_range(pl.len(), dtype=pl.Int64).alias("_at") * _MAX_PIECES
-    indexed = df.with_columns(at)
-    keep = indexed.filter(~touched)
-    work = indexed.filter(touched).with_columns(text.filter(touched).str.split("\n").alias("text"))
-    piece = pl.int_range(pl.len()).over("_at")
-    work = work.explode("text").with_columns(
-        (pl.col("part") + piece).cast(pl.Int32),
-        (pl.col("_at") + piece).alias("_at"),
-        *([(piece > 0).alias(flag)] if flag else []),
+    n = df.height
+    idx = touched.arg_true()
+    split = text.gather(idx).str.split("\n")
+    piece = pl.int_range(pl.len()).over("_src")
+    pieces = (
+        df.gather(idx)
+        .with_columns(split.alias("text"), pl.int_range(idx.len(), dtype=pl.Int64).alias("_src"))
+        .explode("text")
+        .with_columns(
+            (pl.col("part") + piece).cast(pl.Int32),
+            *([(piece > 0).alias(flag)] if flag else []),
+        )
+        .filter(pl.col("text").str.len_bytes() > 0)
+        .with_columns(piece.cast(pl.Int64).alias("_slot"))  # among the row's kept pieces
     )
-    work = work.filter(pl.col("text").str.len_bytes() > 0)
-    work = work.select(pl.col(c).cast(t) for c, t in keep.schema.items())
-    return keep.merge_sorted(work, key="_at").drop("_at")
+    # Where each row lands: a touched row's place holds its non-empty pieces, every
+    # other row moves down by the pieces before it. Then one gather of the rows and
+    # pieces in that order: the untouched rows are copied once, not filtered and merged.
+    per_touched = split.list.eval(pl.element().str.len_bytes() > 0).list.sum().cast(pl.Int64)
+    counts = pl.repeat(1, n, dtype=pl.Int64, eager=True).scatter(idx, per_touched)
+    start = counts.cum_sum() - counts
+    kept = (~touched).arg_true()
+    order = (
+        pl.zeros(int(counts.sum()), pl.Int64, eager=True)
+        .scatter(start.gather(kept), kept.cast(pl.Int64))
+        .scatter(start.gather(idx.gather(pieces.get_column("_src"))) + pieces.get_column("_slot"),
+                 pl.int_range(n, n + pieces.height, dtype=pl.Int64, eager=True))
+    )
+    pieces = pieces.select(pl.col(c).cast(t) for c, t in df.schema.items())
+    return pl.concat([df, pieces]).gather(order)
 
 
 def split_fused_mpi(df: pl.DataFrame) -> pl.DataFrame:
