@@ -87,10 +87,11 @@ def _static_flags(text: pl.Series) -> pl.DataFrame:
     return flags.gather(codes)
 
 
-def _per_stream(df: pl.DataFrame) -> Callable[[pl.Expr], pl.Expr]:
+def per_stream(df: pl.DataFrame) -> Callable[[pl.Expr], pl.Expr]:
     """Window an expression by stream; a file of one stream (a per-rank log)
-    needs no window, and a window costs a group-by."""
-    if df.get_column("stream").n_unique() <= 1:
+    needs no window, and a window partitions every row even for one group."""
+    s = df.get_column("stream")
+    if s.null_count() == s.len() or (s.null_count() == 0 and bool((s == s[0]).all())):
         return lambda e: e
     return lambda e: e.over("stream")
 
@@ -105,7 +106,7 @@ def continuation_flags(
     """
     static = _static_flags(df.get_column("text"))
     df = pl.concat([df.select("stream", "ts", "ts_format"), static], how="horizontal")
-    within = within or _per_stream(df)
+    within = within or per_stream(df)
     prev = lambda e: within(e.shift(1))  # noqa: E731
     blank, indented, chain = pl.col("blank"), pl.col("indented"), pl.col("chain")
     tb_start = pl.col("tb_start")
@@ -164,7 +165,7 @@ def fold(df: pl.DataFrame, carry_cols: list[str]) -> pl.DataFrame:
             "line_no", pl.col("line_no").alias("line_end"), pl.col("text").alias("message"),
             "ts", "ts_format", "stream", *carry_cols,
         )
-    within = _per_stream(df)
+    within = per_stream(df)
     df = df.with_columns(continuation_flags(df, within).alias("_cont"))
     df = df.with_columns(
         within(pl.col("_cont").not_().cum_sum()).alias("_eid"),

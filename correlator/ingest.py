@@ -51,7 +51,7 @@ from correlator.demux import (
     strip_prefixes,
 )
 from correlator.discover import InputFile, discover
-from correlator.fold import fold
+from correlator.fold import fold, per_stream
 from correlator.parquet_concat import concat_parquet
 from correlator.problems import Problem, ProblemLog
 from correlator.read import LineBatch, iter_line_batches
@@ -310,14 +310,15 @@ def _estimate_ts(ev: pl.DataFrame, state: _StreamState, several_files: bool = Fa
         ev = ev.sort(["fi", "line_no", "part"], maintain_order=True)
     # the file's neighbours: within each file of a batch of several
     in_file = (lambda e: e.over("fi")) if several_files else (lambda e: e)
+    in_stream = per_stream(ev)
     ev = ev.with_columns(
         pl.coalesce(
-            ts, ts.forward_fill().over("stream"), "_carry_ts", in_file(ts.forward_fill()),
-            state.file_last_ts, ts.backward_fill().over("stream"), in_file(ts.backward_fill()),
+            ts, in_stream(ts.forward_fill()), "_carry_ts", in_file(ts.forward_fill()),
+            state.file_last_ts, in_stream(ts.backward_fill()), in_file(ts.backward_fill()),
         ).alias("ts"),
         pl.coalesce(
-            ny, ny.forward_fill().over("stream"), "_carry_ny", in_file(ny.forward_fill()),
-            state.file_last_ny, ny.backward_fill().over("stream"), in_file(ny.backward_fill()),
+            ny, in_stream(ny.forward_fill()), "_carry_ny", in_file(ny.forward_fill()),
+            state.file_last_ny, in_stream(ny.backward_fill()), in_file(ny.backward_fill()),
         ).alias("ts_needs_year"),
     ).with_columns((pl.col("_no_ts") & pl.col("ts").is_not_null()).alias("ts_estimated"))
     stamped = ev.filter(pl.col("ts").is_not_null())
