@@ -273,8 +273,11 @@ def predicate(rule: Rule, alias: str = "e") -> str:
     return " AND ".join(p for p in (cheap, f"({sql})" if sql else "") if p)
 
 
-def _predicate_parts(rule: Rule, alias: str = "e") -> tuple[str, str | None]:
-    """(column filters, the rule's SQL condition): the second runs only on rows the first kept."""
+def _predicate_parts(rule: Rule, alias: str = "e", regex: bool = True) -> tuple[str, str | None]:
+    """(column filters, the rule's SQL condition): the second runs only on rows the first kept.
+
+    ``regex=False``: the filters without the message regex (a superset, cheaper).
+    """
     m = rule.match
     parts = []
     if m.kind:
@@ -289,7 +292,8 @@ def _predicate_parts(rule: Rule, alias: str = "e") -> tuple[str, str | None]:
         lit = required_literal(m.regex)
         if lit:
             parts.append(_shape_contains(alias, lit))
-        parts.append(f"regexp_matches({alias}.message, {sql_literal(m.regex)})")
+        if regex:
+            parts.append(f"regexp_matches({alias}.message, {sql_literal(m.regex)})")
     return " AND ".join(parts), m.sql
 
 
@@ -738,10 +742,11 @@ def create_findings(
         ors.append(f"({gate}) AND ({' OR '.join(f'({c})' for c in by_text)})")
     _create_candidates(con, ors, source, shapes, rows)
     if scanned:
-        # Only rules with a candidate their filters keep go into the findings query:
-        # binding and planning a hundred selects cost more than running them.
+        # Only rules with a candidate their filters may keep go into the findings
+        # query: binding and planning a hundred selects cost more than running them.
+        # (Without their regexes, which the findings query runs anyway.)
         kept = con.execute("SELECT " + ", ".join(
-            f"coalesce(bool_or({_predicate_parts(lr.rule)[0] or 'true'}), false)" for lr in scanned
+            f"coalesce(bool_or({_predicate_parts(lr.rule, regex=False)[0] or 'true'}), false)" for lr in scanned
         ) + " FROM rule_candidates e").fetchone()
         scanned = [lr for lr, keep in zip(scanned, kept, strict=True) if keep]
     parts = [match_sql(scanned, source="rule_candidates")] if scanned else []
