@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from jobs import write_job
 
 from correlator.analyze import analyze
 from correlator.ingest import IngestOptions
@@ -32,12 +33,7 @@ def _rules(tmp: Path, *docs: dict) -> str:
 
 
 def _job(tmp: Path, files: dict[str, str]) -> str:
-    root = tmp / "job"
-    for name, text in files.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-    return str(root)
+    return str(write_job(tmp, files))
 
 
 def _steps(rank: int, start: int, n: int, t0: int = 0) -> str:

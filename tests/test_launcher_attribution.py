@@ -12,20 +12,12 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from jobs import write_job
 
 from correlator.analyze import analyze
 from correlator.ingest import IngestOptions, ingest
 
 QUIET = IngestOptions(echo_problems=False, workers=1)
-
-
-def _job(tmp: Path, files: dict[str, str]) -> Path:
-    root = tmp / "job"
-    for name, text in files.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-    return root
 
 
 def _events(job: Path, tmp: Path) -> duckdb.DuckDBPyConnection:
@@ -89,7 +81,7 @@ def _ds_console(exit_local_rank: int) -> str:
 
 
 def test_deepspeed_spawn_lines_map_child_pids_to_global_ranks(tmp_path):
-    con = _events(_job(tmp_path, {"deepspeed.log": _ds_console(3)}), tmp_path)
+    con = _events(write_job(tmp_path, {"deepspeed.log": _ds_console(3)}), tmp_path)
     spawned = _child_ranks(con, "deepspeed.launcher_spawn")
     assert spawned == {51233: 0, 51234: 1, 51235: 2, 51236: 3, 38860: 4, 38861: 5, 38862: 6, 38863: 7}
     assert _child_ranks(con, "deepspeed.killing_subprocess") == {38860: 4, 38861: 5, 38862: 6, 38863: 7}
@@ -101,7 +93,7 @@ def test_deepspeed_spawn_lines_map_child_pids_to_global_ranks(tmp_path):
 
 def test_kernel_oom_victim_pid_is_the_initiating_rank(tmp_path):
     # the -9 line's argv says --local_rank=3 (as real launchers print): it must not decide
-    job = _job(tmp_path, {"deepspeed.log": _ds_console(3), "gpu-node-02/dmesg.log": DMESG})
+    job = write_job(tmp_path, {"deepspeed.log": _ds_console(3), "gpu-node-02/dmesg.log": DMESG})
     v = analyze(str(job), options=QUIET)
     assert v.status == "failed"
     assert (v.initiating.rank, v.initiating.node) == (5, "gpu-node-02")
@@ -116,7 +108,7 @@ def test_kernel_oom_victim_pid_is_the_initiating_rank(tmp_path):
 
 
 def test_without_the_kernel_log_the_launcher_names_only_the_node(tmp_path):
-    v = analyze(str(_job(tmp_path, {"deepspeed.log": _ds_console(1)})), options=QUIET)
+    v = analyze(str(write_job(tmp_path, {"deepspeed.log": _ds_console(1)})), options=QUIET)
     assert v.root_cause.rule_id == "deepspeed-launcher-sigkill"
     assert (v.initiating.rank, v.initiating.node) == (None, "gpu-node-02")
 
@@ -125,7 +117,7 @@ def test_deepspeed_mapping_where_index_and_modulo_disagree_is_not_used(tmp_path)
     # 3 + 2 GPUs: node 2's children are ranks [3, 4]; newer launchers pass
     # --local_rank = rank % 2 (1, 0), older ones the index (0, 1): ambiguous, so no rank
     mapping = "{'gpu-node-01': [0, 1, 2], 'gpu-node-02': [3, 4]}"
-    con = _events(_job(tmp_path, {"deepspeed.log": _ds_node("gpu-node-02", 1, 700, mapping, n=2)}), tmp_path)
+    con = _events(write_job(tmp_path, {"deepspeed.log": _ds_node("gpu-node-02", 1, 700, mapping, n=2)}), tmp_path)
     assert _child_ranks(con, "deepspeed.launcher_spawn") == {700: None, 701: None}
 
 
@@ -158,7 +150,7 @@ def _agent(sigterm_pids: list[int], failed: tuple[int, int, int]) -> str:
 
 
 def test_torchrun_sigterm_pids_take_ranks_from_spawn_order(tmp_path):
-    con = _events(_job(tmp_path, {"node-1/console.log": _agent([18803, 18805, 18806], (5, 1, 18804))}), tmp_path)
+    con = _events(write_job(tmp_path, {"node-1/console.log": _agent([18803, 18805, 18806], (5, 1, 18804))}), tmp_path)
     assert _child_ranks(con, "torchrun.closing_signal") == {18803: 4, 18805: 6, 18806: 7}
 
 
@@ -171,7 +163,7 @@ def test_torchrun_sigterm_pids_take_ranks_from_spawn_order(tmp_path):
 )
 def test_torchrun_sigterm_pids_stay_unattributed_when_the_order_does_not_hold(tmp_path, pids):
     failed = (5, 1, 18805 if 18804 in pids else 18804)
-    con = _events(_job(tmp_path, {"node-1/console.log": _agent(pids, failed)}), tmp_path)
+    con = _events(write_job(tmp_path, {"node-1/console.log": _agent(pids, failed)}), tmp_path)
     assert set(_child_ranks(con, "torchrun.closing_signal").values()) == {None}
 
 
@@ -196,7 +188,7 @@ def test_srun_task_ranges_are_ranks_when_tasks_are_ranks(tmp_path):
     body = "".join(
         f"{r}: 04/20/2025 09:03:24 - INFO - train - step 50 | rank {r} | loss 2.5 | 1.25 s/step\n" for r in range(8)
     )
-    assert _terminated_ranks(_job(tmp_path, {"slurm-812734.out": body + TAIL})) == list(range(8))
+    assert _terminated_ranks(write_job(tmp_path, {"slurm-812734.out": body + TAIL})) == list(range(8))
 
 
 def test_srun_task_ranges_stay_tasks_when_a_task_is_a_torchrun_agent(tmp_path):
@@ -204,4 +196,4 @@ def test_srun_task_ranges_stay_tasks_when_a_task_is_a_torchrun_agent(tmp_path):
     body = "".join(
         f"{t}: [default{lr}]:04/20/2025 09:03:24 - INFO - train - step 50 | loss 2.5\n" for t in range(2) for lr in range(4)
     )
-    assert _terminated_ranks(_job(tmp_path, {"slurm-812734.out": body + TAIL})) == []
+    assert _terminated_ranks(write_job(tmp_path, {"slurm-812734.out": body + TAIL})) == []
