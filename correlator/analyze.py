@@ -224,7 +224,7 @@ def _verdict(
     con.execute("CREATE OR REPLACE TEMP TABLE nccl_inits AS "
                 "SELECT node, rank, bus_id, nranks FROM attr_rows WHERE kind = 'nccl.comm_init'")
     con.execute(BLAME_TABLES_GIVEN_INITS_SQL)
-    # Rules scan the unaligned timeline (cheaper than the view's join); the few
+    # Rules scan the unaligned timeline (no CASE per row); the few
     # matches get their aligned time afterwards.
     create_findings(con, rules, source="timeline_raw", rows="timeline_raw_rows" if located else None)
     con.execute(
