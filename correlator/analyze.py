@@ -176,14 +176,12 @@ def _create_aligned_events(con: duckdb.DuckDBPyConnection) -> None:
     fifth to a third cheaper per query.
     """
     shifted = con.execute(
-        "SELECT node, CAST(round(offset_s * 1e6) AS BIGINT) FROM clock_offsets WHERE applied ORDER BY node"
+        "SELECT node, epoch_us(shift) FROM clock_offsets WHERE applied ORDER BY node"
     ).fetchall()
     if len(shifted) > _CASE_NODES:
         con.execute(
-            "CREATE OR REPLACE VIEW events AS SELECT t.* REPLACE ("
-            "CASE WHEN o.applied THEN t.ts - to_microseconds(CAST(round(o.offset_s * 1e6) AS BIGINT)) "
-            "ELSE t.ts END AS ts_aligned) "
-            "FROM timeline_raw t LEFT JOIN clock_offsets o ON o.node = t.node"
+            "CREATE OR REPLACE VIEW events AS SELECT t.* REPLACE (t.ts - coalesce(o.shift, INTERVAL 0 SECOND) "
+            "AS ts_aligned) FROM timeline_raw t LEFT JOIN clock_offsets o ON o.node = t.node"
         )
         return
     aligned = "ts"
@@ -228,8 +226,7 @@ def _verdict(
     # matches get their aligned time afterwards.
     create_findings(con, rules, source="timeline_raw", rows="timeline_raw_rows" if located else None)
     con.execute(
-        "UPDATE findings SET ts_aligned = ts - to_microseconds(CAST(round(o.offset_s * 1e6) AS BIGINT)) "
-        "FROM clock_offsets o WHERE o.node = findings.node AND o.applied"
+        "UPDATE findings SET ts_aligned = ts - o.shift FROM clock_offsets o WHERE o.node = findings.node AND o.applied"
     )
     edges = sorted({(lr.rule.id, t) for lr in rules for t in lr.rule.leads_to}
                    | {(c, lr.rule.id) for lr in rules for c in lr.rule.preceded_by})

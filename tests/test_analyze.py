@@ -290,7 +290,8 @@ def test_aligned_events_shift_each_node_by_its_applied_offset(monkeypatch, case_
                 "('c', TIMESTAMPTZ '2024-05-01 12:00:10+00', TIMESTAMPTZ '2024-05-01 12:00:10+00'), "
                 "(NULL, TIMESTAMPTZ '2024-05-01 12:00:10+00', TIMESTAMPTZ '2024-05-01 12:00:10+00'), "
                 "('a', NULL, NULL)) t(node, ts, ts_aligned)")
-    con.execute("CREATE TABLE clock_offsets AS SELECT * FROM (VALUES "
+    con.execute("CREATE TABLE clock_offsets AS SELECT *, to_microseconds(CASE WHEN applied THEN "
+                "CAST(round(offset_s * 1e6) AS BIGINT) ELSE 0 END) AS shift FROM (VALUES "
                 "('a', 2.5, true), ('b''s', -40.0, true), ('c', 0.4, false)) t(node, offset_s, applied)")
     analyze_mod._create_aligned_events(con)
     got = con.execute("SELECT node, strftime(ts_aligned, '%H:%M:%S.%f') FROM events").fetchall()

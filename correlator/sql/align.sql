@@ -66,3 +66,6 @@ GROUP BY p.node;
 -- Apply an offset only when it is well supported and larger than stamp precision.
 ALTER TABLE clock_offsets ADD COLUMN applied BOOLEAN;
 UPDATE clock_offsets SET applied = keys >= 3 AND abs(offset_s) >= 1.0 AND spread_s < abs(offset_s) / 4;
+-- What an applied offset takes off a stamp (ts_aligned = ts - shift; 0 where not applied).
+ALTER TABLE clock_offsets ADD COLUMN shift INTERVAL;
+UPDATE clock_offsets SET shift = to_microseconds(CASE WHEN applied THEN CAST(round(offset_s * 1e6) AS BIGINT) ELSE 0 END);
