@@ -16,7 +16,8 @@ not survive a fork), one job per task, each job's own ingest in-process. A job
 that raises becomes an ``error`` row and is retried on the next run; a worker
 that dies (segfault, out of memory) breaks only the pool: the unfinished jobs go
 to a fresh one, and a job unfinished at two breaks runs alone, so the one that
-kills its worker is named and the batch goes on.
+kills its worker is named and the batch goes on. A job past ``job_timeout`` is
+stopped with its pool and becomes an ``error`` row; the others go on in a fresh one.
 
 ``open_batch(con, out_dir)`` gives DuckDB views over the result: ``summary`` and
 ``events`` (all timelines, with their ``job`` column), plus ``files`` and
@@ -106,6 +107,7 @@ class BatchOptions:
     max_events: int = 20000
     html: bool = True
     exclude: tuple[str, ...] = ()  # globs of files to leave out of every job (like ingest --exclude)
+    job_timeout: float | None = None  # seconds a job may take; past it, an error row and the batch goes on
 
 
 @dataclass
@@ -163,6 +165,8 @@ def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
     tmp = out / "timelines" / f".{name}.{os.getpid()}.tmp.parquet"
     if os.environ.get("CORRELATOR_TEST_KILL_WORKER_ON") == name:
         os._exit(70)  # fault injection for the tests: a worker dying as if killed by the OOM killer
+    if os.environ.get("CORRELATOR_TEST_HANG_WORKER_ON") == name:
+        time.sleep(120)  # fault injection for the tests: a job that takes far too long
     try:
         from correlator.analyze import analyze_with_events
         from correlator.ingest import ingest
@@ -345,40 +349,73 @@ def _run_all(todo: list[tuple[str, Path]], out: str, opts: BatchOptions) -> Iter
         shared = [j for j in remaining if breaks[j[0]] < 2]
         remaining = []
         if shared:
-            unfinished = yield from _pool(shared, out, opts, workers)
+            unfinished, stopped = yield from _pool(shared, out, opts, workers)
             for j in unfinished:
                 breaks[j[0]] += 1
-            remaining += unfinished
+            remaining += unfinished + stopped
         for j in alone:
-            unfinished = yield from _pool([j], out, opts, 1)
+            unfinished, _ = yield from _pool([j], out, opts, 1)
             if unfinished:
-                yield {"job": j[0], "path": str(j[1]), "status": "error", "analysed_at": datetime.now(UTC),
-                       "correlator_version": __version__,
-                       "error": "the worker process died analysing this job (crash or out of memory)"}
+                yield _error_row(j, "the worker process died analysing this job (crash or out of memory)")
+
+
+def _error_row(job: tuple[str, Path], error: str) -> dict:
+    return {"job": job[0], "path": str(job[1]), "status": "error", "analysed_at": datetime.now(UTC),
+            "correlator_version": __version__, "error": error}
 
 
 def _pool(jobs: list[tuple[str, Path]], out: str, opts: BatchOptions, workers: int):
-    """Run ``jobs`` on one pool, yielding rows; returns the jobs left unfinished
-    when a worker died."""
-    unfinished: list[tuple[str, Path]] = []
+    """Run ``jobs`` on one pool, yielding rows; returns (the jobs left unfinished
+    when a worker died, the jobs stopped because another ran out of time).
+
+    A job is handed over only when a worker is free, so the time it has had is
+    the time since it was handed over. A job past ``opts.job_timeout`` gets an
+    error row and the pool is torn down with its workers (a running task cannot
+    be stopped alone); the jobs it stopped go to a fresh pool, with no break
+    counted against them.
+    """
+    queue = list(jobs)
+    running: dict = {}  # future -> (job, when it was handed over)
     ctx = mp.get_context("spawn")
     # (no max_tasks_per_child: on Python 3.11 the pool can hang when it replaces a worker)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                             initializer=_worker_init, initargs=(workers,)) as pool:
-        futures = {pool.submit(analyse_job, name, str(path), out, opts): (name, path) for name, path in jobs}
-        pending = set(futures)
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init, initargs=(workers,))
+    try:
+        while queue or running:
+            while queue and len(running) < workers:
+                job = queue.pop(0)
+                running[pool.submit(analyse_job, job[0], str(job[1]), out, opts)] = (job, time.monotonic())
+            wait_s = None
+            if opts.job_timeout is not None:
+                oldest = min(t for _, t in running.values())
+                wait_s = max(0.0, oldest + opts.job_timeout - time.monotonic())
+            finished, _ = wait(running, timeout=wait_s, return_when=FIRST_COMPLETED)
+            crashed = []
             for f in finished:
+                job, _ = running.pop(f)
                 try:
                     yield f.result()
                 except BrokenProcessPool:
-                    unfinished.append(futures[f])
+                    crashed.append(job)
                 except Exception as exc:  # pickling and the like: still only this job's problem
-                    name, path = futures[f]
-                    yield {"job": name, "path": str(path), "status": "error", "analysed_at": datetime.now(UTC),
-                           "correlator_version": __version__, "error": f"{type(exc).__name__}: {exc}"}
-    return unfinished
+                    yield _error_row(job, f"{type(exc).__name__}: {exc}")
+            if crashed:  # the tasks still on the pool are lost with it; the queue never started
+                return crashed + [j for j, _ in running.values()], queue
+            if not finished and opts.job_timeout is not None:
+                now = time.monotonic()
+                late = [j for j, t in running.values() if now - t >= opts.job_timeout]
+                for j in late:
+                    yield _error_row(j, f"took longer than the job timeout ({opts.job_timeout:g} s): stopped")
+                _stop_workers(pool)
+                return [], [j for j, _ in running.values() if j not in late] + queue
+        return [], []
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    # Python 3.14 has pool.kill_workers(); before it, the executor's own process table
+    for proc in list(getattr(pool, "_processes", {}).values()):
+        proc.kill()
 
 
 def _worker_init(workers: int) -> None:

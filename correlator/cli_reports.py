@@ -119,12 +119,14 @@ def export_cmd(
 @click.option("--no-html", is_flag=True, help="Skip the per-job HTML reports (verdict JSON only).")
 @click.option("--exclude", multiple=True, metavar="GLOB",
               help="Leave out files matching GLOB in every job (repeatable), e.g. --exclude truth.json.")
+@click.option("--job-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Stop a job that takes longer and record it as an error (default: no limit).")
 @_rules_option
 @click.option("--no-builtin", is_flag=True, help="Use only the --rules directories.")
 @_no_redact_option
 def batch_cmd(
     root: str, out_dir: str, workers: int | None, force: bool, tz: str, no_html: bool, exclude: tuple[str, ...],
-    rules_dirs: tuple[str, ...], no_builtin: bool, no_redact: bool,
+    job_timeout: float | None, rules_dirs: tuple[str, ...], no_builtin: bool, no_redact: bool,
 ) -> None:
     """Analyse every job directory under ROOT (or matching a glob) into --out.
 
@@ -136,6 +138,7 @@ def batch_cmd(
     Example:
       correlator batch /data/crashed-jobs/ --out reports/
       correlator batch '/data/crashed-jobs/2024-06-*' --out reports/ --workers 8
+      correlator batch /data/crashed-jobs/ --out reports/ --job-timeout 600
       correlator sql reports/ "SELECT category, count(*) FROM summary GROUP BY 1"
     """
     from correlator.batch import BatchOptions, run_batch
@@ -146,7 +149,8 @@ def batch_cmd(
     except RuleError as exc:
         raise click.ClickException(f"invalid rules:\n{exc}") from exc
     opts = BatchOptions(workers=workers, force=force, redact=not no_redact, rules_dirs=rules_dirs,
-                        builtin_rules=not no_builtin, tz=tz, html=not no_html, exclude=exclude)
+                        builtin_rules=not no_builtin, tz=tz, html=not no_html, exclude=exclude,
+                        job_timeout=job_timeout)
     try:
         result = run_batch(root, out_dir, opts)
     except FileNotFoundError as exc:

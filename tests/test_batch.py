@@ -8,6 +8,7 @@ import io
 import json
 import os
 import random
+import time
 from pathlib import Path
 
 import duckdb
@@ -276,6 +277,28 @@ def test_a_dying_worker_does_not_stop_the_batch(batch, tmp_path, monkeypatch):
     assert by_job["job-004"]["status"] != "error" and by_job["job-006"]["status"] != "error"
 
 
+def test_a_job_past_the_timeout_is_stopped_and_the_batch_goes_on(batch, tmp_path, monkeypatch):
+    # job-009 takes two minutes; job-008 and job-010 share the pool with it (one may
+    # be running beside it when it is stopped) and are still analysed
+    small = tmp_path / "jobs"
+    small.mkdir()
+    for name in ("job-008", "job-009", "job-010"):
+        os.symlink(batch["root"] / name, small / name)
+    monkeypatch.setenv("CORRELATOR_TEST_HANG_WORKER_ON", "job-009")
+    opts = BatchOptions(workers=2, rules_dirs=(batch["rules"],), builtin_rules=False, exclude=NOT_LOGS, job_timeout=20)
+    started = time.monotonic()
+    res = run_batch(str(small), str(tmp_path / "out"), opts, progress=None)
+    by_job = {r["job"]: r for r in res.rows}
+    assert by_job["job-009"]["status"] == "error" and "job timeout (20 s)" in by_job["job-009"]["error"]
+    assert by_job["job-008"]["status"] != "error" and by_job["job-010"]["status"] != "error"
+    assert time.monotonic() - started < 100  # not the slow job's two minutes
+    # the summary has the stopped job, and a later run tries it again (an error is not "done")
+    assert set(pq.read_table(tmp_path / "out" / "summary.parquet").column("job").to_pylist()) == set(by_job)
+    monkeypatch.delenv("CORRELATOR_TEST_HANG_WORKER_ON")
+    again = run_batch(str(small), str(tmp_path / "out"), opts, progress=None)
+    assert again.analysed == 1 and again.errors == 0
+
+
 def test_batch_command(batch, tmp_path):
     from click.testing import CliRunner
 
@@ -286,6 +309,6 @@ def test_batch_command(batch, tmp_path):
     os.symlink(batch["root"] / "job-007", small / "job-007")
     out = tmp_path / "out"
     res = CliRunner().invoke(batch_cmd, [str(small), "--out", str(out), "--rules", batch["rules"], "--no-builtin",
-                                         "--workers", "1", "--exclude", "truth.json"])
+                                         "--workers", "1", "--exclude", "truth.json", "--job-timeout", "600"])
     assert res.exit_code == 0, res.output
     assert (out / "index.html").is_file() and str(out / "index.html") in res.output
