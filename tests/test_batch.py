@@ -240,6 +240,14 @@ def test_sql_over_the_batch(batch):
     assert (skewed > 0) == (applied > 0)
 
 
+def _some_jobs(batch: dict, root: Path, *names: str) -> Path:
+    """``root`` holding links to the fixture's jobs ``names`` (its own output stays intact)."""
+    root.mkdir()
+    for name in names:
+        os.symlink(batch["root"] / name, root / name)
+    return root
+
+
 def test_resume_skips_done_jobs_and_force_redoes_them(batch, tmp_path):
     out = batch["out"]
     stamp = (out / "jobs" / "job-003.html").stat().st_mtime_ns
@@ -251,10 +259,7 @@ def test_resume_skips_done_jobs_and_force_redoes_them(batch, tmp_path):
     assert (out / "jobs" / "job-003.html").stat().st_mtime_ns == stamp
     assert len(pq.read_table(out / "summary.parquet")) == 25
     # --force on a copy of two jobs (a fresh output dir keeps the shared fixture intact)
-    small = tmp_path / "two"
-    small.mkdir()
-    for name in ("job-001", "job-002"):
-        os.symlink(batch["root"] / name, small / name)
+    small = _some_jobs(batch, tmp_path / "two", "job-001", "job-002")
     out2 = tmp_path / "out2"
     run_batch(str(small), str(out2), opts, progress=None)
     first = (out2 / "jobs" / "job-001.html").stat().st_mtime_ns
@@ -265,10 +270,7 @@ def test_resume_skips_done_jobs_and_force_redoes_them(batch, tmp_path):
 
 
 def test_a_dying_worker_does_not_stop_the_batch(batch, tmp_path, monkeypatch):
-    small = tmp_path / "jobs"
-    small.mkdir()
-    for name in ("job-004", "job-005", "job-006"):
-        os.symlink(batch["root"] / name, small / name)
+    small = _some_jobs(batch, tmp_path / "jobs", "job-004", "job-005", "job-006")
     monkeypatch.setenv("CORRELATOR_TEST_KILL_WORKER_ON", "job-005")
     res = run_batch(str(small), str(tmp_path / "out"), BatchOptions(workers=2, rules_dirs=(batch["rules"],),
                                                                     builtin_rules=False, exclude=NOT_LOGS), progress=None)
@@ -280,10 +282,7 @@ def test_a_dying_worker_does_not_stop_the_batch(batch, tmp_path, monkeypatch):
 def test_a_job_past_the_timeout_is_stopped_and_the_batch_goes_on(batch, tmp_path, monkeypatch):
     # job-009 takes two minutes; job-008 and job-010 share the pool with it (one may
     # be running beside it when it is stopped) and are still analysed
-    small = tmp_path / "jobs"
-    small.mkdir()
-    for name in ("job-008", "job-009", "job-010"):
-        os.symlink(batch["root"] / name, small / name)
+    small = _some_jobs(batch, tmp_path / "jobs", "job-008", "job-009", "job-010")
     monkeypatch.setenv("CORRELATOR_TEST_HANG_WORKER_ON", "job-009")
     opts = BatchOptions(workers=2, rules_dirs=(batch["rules"],), builtin_rules=False, exclude=NOT_LOGS, job_timeout=20)
     started = time.monotonic()
@@ -304,9 +303,7 @@ def test_batch_command(batch, tmp_path):
 
     from correlator.cli_reports import batch_cmd
 
-    small = tmp_path / "jobs"
-    small.mkdir()
-    os.symlink(batch["root"] / "job-007", small / "job-007")
+    small = _some_jobs(batch, tmp_path / "jobs", "job-007")
     out = tmp_path / "out"
     res = CliRunner().invoke(batch_cmd, [str(small), "--out", str(out), "--rules", batch["rules"], "--no-builtin",
                                          "--workers", "1", "--exclude", "truth.json", "--job-timeout", "600"])
