@@ -403,6 +403,8 @@ def _pool(jobs: list[tuple[str, Path]], out: str, opts: BatchOptions, workers: i
             if not finished and opts.job_timeout is not None:
                 now = time.monotonic()
                 late = [j for j, t in running.values() if now - t >= opts.job_timeout]
+                if not late:  # woken a hair before the deadline: wait again
+                    continue
                 for j in late:
                     yield _error_row(j, f"took longer than the job timeout ({opts.job_timeout:g} s): stopped")
                 _stop_workers(pool)
