@@ -1029,5 +1029,3 @@ def write_duckdb(staged: _Staged, out: Path) -> None:
     )
     con.execute("DETACH outdb")
     tmp.replace(out)
-
-

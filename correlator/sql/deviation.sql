@@ -100,4 +100,3 @@ LEFT JOIN last_progress p ON p.rank = d.subject_rank
 WHERE NOT benign
   AND (level IN ('WARNING', 'ERROR', 'CRITICAL') OR rule_role = 'root')
   AND coalesce(rule_role, '') <> 'context';
-
