@@ -25,7 +25,7 @@ from functools import cache
 
 import polars as pl
 
-from correlator.shapes import digit_invariant, digit_shapes, shape_of
+from correlator.shapes import ShapeMemo, digit_invariant, digit_shapes, shape_of
 from parsers import LEVEL_WORDS, PATTERNS
 from parsers.base import Pattern
 
@@ -181,8 +181,10 @@ def _match_rows(msg: pl.Series, shaped: bool) -> pl.DataFrame:
     """The parsers' answer for each message, aligned with ``msg`` (``_MATCH_SCHEMA``
     plus ``attrs`` with each value's pattern).
 
-    ``shaped``: ``msg`` holds digit shapes; patterns that are not shape-safe are
-    skipped and the rows they could have matched are flagged ``unsure``.
+    ``shaped``: ``msg`` holds digit shapes; the rows that a pattern that is not
+    shape-safe could match are flagged ``unsure`` and left unmatched (they are
+    matched line by line: NCCL's ``comm 0x...`` lines, unique by their pointers,
+    would otherwise be matched twice).
     """
     n = msg.len()
     hits = msg.str.extract_many(_triggers(shaped), overlapping=True)
@@ -200,7 +202,7 @@ def _match_rows(msg: pl.Series, shaped: bool) -> pl.DataFrame:
         unsafe_rows = pairs.filter(~safe).get_column("row").unique()
         if unsafe_rows.len():
             unsure = unsure.scatter(unsafe_rows, True)
-        pairs = pairs.filter(safe)
+        pairs = pairs.filter(~unsure.gather(pairs.get_column("row")))
     facts_parts, attr_parts = [], []
     for (pat,), grp in pairs.partition_by("pat", as_dict=True, maintain_order=True).items():
         got = _apply_pattern(pat, PATTERNS[pat], grp.get_column("row").sort(), msg)
@@ -268,7 +270,7 @@ def match_messages(
         shapes, codes = digit_shapes(msg)
     if n == 0 or shapes.len() > _SHAPES_WORTH_IT * n:
         return _finish(_match_rows(msg, shaped=False)).drop("row")
-    per = _match_rows(shapes, shaped=True)
+    per = _match_shapes(shapes)
     plan = _Plan.build(shapes, per)
     fin = _finish(per).drop("row")
     mode = plan.mode.gather(codes)
@@ -284,6 +286,17 @@ def match_messages(
     if redo.len():
         parts.append(_finish(_match_rows(msg.gather(redo), shaped=False)).with_columns(row=redo))
     return pl.concat([p.select("row", *_OUT_COLUMNS, "attrs") for p in parts]).sort("row").drop("row")
+
+
+# Unsure shapes are not remembered: they are matched line by line anyway, and are
+# mostly unique (NCCL's comm pointers).
+_MEMO = ShapeMemo()
+
+
+def _match_shapes(shapes: pl.Series) -> pl.DataFrame:
+    """``_match_rows(shapes, shaped=True)``, from the memo where it can be."""
+    per = _MEMO.answer(shapes, lambda s: _match_rows(s, shaped=True).drop("row"), remember=~pl.col("unsure"))
+    return per.with_columns(row=pl.int_range(shapes.len(), dtype=pl.UInt32)).select("row", pl.exclude("row"))
 
 
 _EXACT, _SLOTS, _REDO = 0, 1, 2

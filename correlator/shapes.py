@@ -16,11 +16,13 @@ dictionary encoding.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["SHAPE_SQL", "digit_shapes", "shape_of"]
+__all__ = ["SHAPE_SQL", "ShapeMemo", "digit_shapes", "shape_of"]
 
 _BYTE = pl.col("b")
 _SHAPED = (
@@ -62,6 +64,50 @@ def digit_shapes(texts: pl.Series) -> tuple[pl.Series, pl.Series]:
     shapes = pl.Series(texts.name, encoded.dictionary, dtype=pl.String)
     codes = pl.Series("code", encoded.indices).cast(pl.UInt32)
     return shapes, codes
+
+
+class ShapeMemo:
+    """Answers computed per shape, kept for this process's later batches.
+
+    The ranks of one job print the same shapes, so after its first file a worker
+    knows nearly all of them; work with a fixed cost per batch (dozens of
+    patterns, each a few column operations) then runs only on the new ones. Only
+    for answers that are a function of the shape alone.
+    """
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self.limit = limit  # shapes kept; past it the memo starts again
+        self.table: pl.DataFrame | None = None  # _shape + the answer's columns
+
+    def answer(
+        self, shapes: pl.Series, compute: Callable[[pl.Series], pl.DataFrame], remember: pl.Expr | None = None
+    ) -> pl.DataFrame:
+        """``compute(shapes)`` (a frame with one row per shape, in order), computed
+        only for the shapes not yet known; rows where ``remember`` is false are
+        not kept (e.g. answers that cannot be used anyway)."""
+        if self.table is None:
+            fresh = compute(shapes)
+            self._keep(shapes, fresh, remember)
+            return fresh
+        looked = pl.DataFrame({"_shape": shapes}).join(self.table, on="_shape", how="left", maintain_order="left")
+        hit = looked.get_column("_known").is_not_null()
+        looked = looked.drop("_shape", "_known")
+        if hit.all():
+            return looked
+        missing = (~hit).arg_true()
+        fresh = compute(shapes.gather(missing))
+        self._keep(shapes.gather(missing), fresh, remember)
+        known = looked.filter(hit).with_columns(_i=hit.arg_true())
+        return pl.concat([known, fresh.with_columns(_i=missing)], how="vertical_relaxed").sort("_i").drop("_i")
+
+    def _keep(self, shapes: pl.Series, fresh: pl.DataFrame, remember: pl.Expr | None) -> None:
+        kept = fresh.with_columns(_shape=shapes, _known=pl.lit(True))
+        if remember is not None:
+            kept = kept.filter(remember)
+        if self.table is None or self.table.height + kept.height > self.limit:
+            self.table = kept.select("_shape", "_known", *fresh.columns)
+        elif kept.height:
+            self.table = pl.concat([self.table, kept.select(self.table.columns)])
 
 
 _DIGITS = range(ord("0"), ord("9") + 1)

@@ -6,13 +6,20 @@ digit shape (``correlator.shapes``), so it runs once per distinct shape: a
 training log's hundreds of thousands of ``step N loss X`` lines are one shape,
 and NCCL chatter and collateral errors repeat across ranks. A template is by
 definition the mask of the shape, so it never depends on which digits a line had.
+
+Shapes are still distinct where a line holds a hex pointer (NCCL prints one per
+communicator), so the mask runs on a shorter key still: the shape with every hex
+token that follows a space written ``0x0`` (``_same_mask``), remembered across
+batches (a worker's files are one job's ranks).
 """
 
 from __future__ import annotations
 
 import polars as pl
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from correlator.shapes import digit_shapes
+from correlator.shapes import ShapeMemo, digit_shapes
 
 # Order matters: the alternation is tried left to right at each position.
 _MASKS = (
@@ -52,10 +59,33 @@ def _key(messages: pl.Series) -> pl.Series:
     return pl.select(pl.concat_str([head, last.fill_null("")])).to_series()
 
 
+# A hex token at the start or after a space or tab. The mask makes it one ``<*>``
+# whatever its length and letters: ``0x[0-9a-fA-F]+`` is the first alternative of
+# _TOKEN and takes the whole run (what follows is the same in both), no
+# alternative can match across the space before it (so a match that begins
+# earlier cannot take part of it), the NCCL header either holds it or not
+# whatever its letters (its classes take any of them), and hex letters and ``0``
+# are both word characters for the ``\b`` after it. (A ``\r`` the mask deletes
+# after it can only join more hex to the run, still one token.)
+_HEX_AFTER_SPACE = r"(^|[ \t])0x[0-9a-fA-F]+"
+
+
+def _same_mask(keys: pl.Series) -> pl.Series:
+    """Keys with the same mask as ``keys``, and fewer distinct values."""
+    return keys.str.replace_all(_HEX_AFTER_SPACE, "${1}0x0")
+
+
+_MEMO = ShapeMemo()
+
+
 def templates(
     messages: pl.Series, shapes: pl.Series | None = None, codes: pl.Series | None = None
 ) -> pl.Series:
     """The template of each message; ``shapes``/``codes`` = ``digit_shapes(messages)`` if known."""
     if shapes is None or codes is None:
         shapes, codes = digit_shapes(messages)
-    return mask(_key(shapes)).gather(codes).alias("template")
+    keys = pc.dictionary_encode(_same_mask(_key(shapes)).to_arrow())
+    distinct = pl.Series(keys.dictionary.cast(pa.large_string()))
+    masked = _MEMO.answer(distinct, lambda k: pl.DataFrame({"template": mask(k)})).get_column("template")
+    per_shape = masked.gather(pl.Series(keys.indices).cast(pl.UInt32))
+    return per_shape.gather(codes).alias("template")

@@ -6,11 +6,14 @@ import random
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from correlator import fold
+from correlator import classify, fold
+from correlator import templates as templates_module
 from correlator.classify import _finish, _match_rows, _shape_safe, match_messages
-from correlator.shapes import digit_invariant, digit_shapes, shape_of
-from correlator.templates import templates
+from correlator.shapes import ShapeMemo, digit_invariant, digit_shapes, shape_of
+from correlator.templates import _key, _same_mask, mask, templates
 from parsers import PATTERNS
 
 
@@ -63,6 +66,24 @@ def test_matching_by_shape_equals_matching_each_line():
         assert by_shape[col].to_list() == direct[col].to_list(), col
 
 
+def test_shapes_remembered_from_earlier_batches_give_the_same_answer(monkeypatch):
+    """The second batch meets shapes the first one matched (from the memo) and new ones."""
+    monkeypatch.setattr(classify, "_MEMO", ShapeMemo())
+    rng = random.Random(11)
+    examples = [ex for p in PATTERNS for ex in p.examples]
+    first = [ex for i, ex in enumerate(examples) if i % 2 == 0]
+    second = [_with_other_digits(ex, rng) for ex in examples for _ in range(3)]
+    match_messages(pl.Series("message", first * 3))
+    assert classify._MEMO.table is not None and classify._MEMO.table.height > 0
+    msg = pl.Series("message", second)
+    direct = _finish(_match_rows(msg, shaped=False)).drop("row")
+    by_shape = match_messages(msg)
+    for col in direct.columns:
+        assert by_shape[col].to_list() == direct[col].to_list(), col
+    # nothing unsure (matched line by line) is remembered
+    assert not classify._MEMO.table.get_column("unsure").any()
+
+
 def test_digit_values_are_cut_from_each_line():
     msg = pl.Series("message", [f"2024-05-01 12:00:0{i},123 - INFO - __main__ - step {i * 7} loss {i}.5" for i in range(10)])
     got = match_messages(msg)
@@ -87,6 +108,27 @@ def test_templates_ignore_numbers_hosts_and_addresses():
     assert got[0] == got[1] == "<host>:<pid>:<tid> [<*>] NCCL INFO comm <*> rank <*> nranks <*> - Init COMPLETE"
     assert got[2] == "saving to <*> took <*>s"
     assert got[3] == "Traceback (most recent call last): … ValueError: bad batch <*>"
+
+
+# pieces that meet the hex token's edges in every way the mask could care about
+_TOKEN_EDGES = ["0x", "0X", "dead", "F", "e", "0", "5", ".", ",", " ", "\t", "\r", "\n", "/", ":", "-", "_",
+                "g", "x", "+", "[", "]", "<*>", "…", "E", "0000-0000", "h:0:0 ", "0.0.0.0"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_TOKEN_EDGES), max_size=12).map("".join), min_size=1, max_size=40))
+def test_collapsing_hex_tokens_keeps_the_mask(keys):
+    got = pl.Series(keys, dtype=pl.String)
+    assert mask(_same_mask(got)).to_list() == mask(got).to_list()
+
+
+def test_templates_of_parser_examples_equal_the_mask_of_their_shape(monkeypatch):
+    monkeypatch.setattr(templates_module, "_MEMO", ShapeMemo())
+    lines = pl.Series([ex for p in PATTERNS for ex in p.examples] * 2)
+    shapes, codes = digit_shapes(lines)
+    expected = mask(_key(shapes)).gather(codes).to_list()
+    assert templates(lines).to_list() == expected
+    assert templates(lines).to_list() == expected  # the second time from the memo
 
 
 def test_fold_flags_regexes_are_digit_invariant():
