@@ -64,13 +64,14 @@ _BLOCK_OPENERS = (
 _BLOCK_TS_FORMATS_INSIDE = ("nvsmi",)  # stamps that belong to the block itself
 
 
-def _static_flags(text: pl.Series) -> pl.DataFrame:
-    """Per line, what its text alone says; computed once per digit shape.
+def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = None) -> pl.DataFrame:
+    """Per line, what its text alone says; computed once per digit shape
+    (``shaped``: ``digit_shapes(text)`` if the caller has it).
 
     Every regex here treats all digits alike (tested), so a line's flags are
     its shape's.
     """
-    shapes, codes = digit_shapes(text)
+    shapes, codes = shaped or digit_shapes(text)
     t = pl.col("text")
     blank = t.str.strip_chars().str.len_bytes() == 0
     flags = pl.DataFrame({"text": shapes}).select(
@@ -97,14 +98,16 @@ def per_stream(df: pl.DataFrame) -> Callable[[pl.Expr], pl.Expr]:
 
 
 def continuation_flags(
-    df: pl.DataFrame, within: Callable[[pl.Expr], pl.Expr] | None = None
+    df: pl.DataFrame, within: Callable[[pl.Expr], pl.Expr] | None = None,
+    shaped: tuple[pl.Series, pl.Series] | None = None,
 ) -> pl.Series:
     """Boolean per row: does this line continue the event above it (same stream)?
 
     Expects columns ``text``, ``stream`` (any hashable key), ``ts`` and
-    ``ts_format``; rows must be in file order.
+    ``ts_format``; rows must be in file order. ``shaped``: ``digit_shapes`` of
+    ``text`` if the caller has it.
     """
-    static = _static_flags(df.get_column("text"))
+    static = _static_flags(df.get_column("text"), shaped)
     df = pl.concat([df.select("stream", "ts", "ts_format"), static], how="horizontal")
     within = within or per_stream(df)
     prev = lambda e: within(e.shift(1))  # noqa: E731
@@ -151,7 +154,9 @@ def continuation_flags(
     return flags.select((pl.col("cont") | closes_tb).alias("cont")).to_series()
 
 
-def fold(df: pl.DataFrame, carry_cols: list[str]) -> pl.DataFrame:
+def fold(
+    df: pl.DataFrame, carry_cols: list[str], shaped: tuple[pl.Series, pl.Series] | None = None
+) -> pl.DataFrame:
     """Fold lines into events.
 
     ``df`` has one row per (piece of a) line with ``line_no``, ``text``,
@@ -159,24 +164,35 @@ def fold(df: pl.DataFrame, carry_cols: list[str]) -> pl.DataFrame:
     event: ``line_no`` (first), ``line_end`` (last), ``message`` (lines joined by
     ``\\n``, trailing blank lines dropped), ``ts``/``ts_format`` of the first
     stamped line, and ``carry_cols`` of the first line.
+
+    ``shaped``: ``digit_shapes(df["text"])``, if the caller has it. The events then
+    have ``shape_code``: the code of their message's shape among those, null for
+    a message of several lines (a shape of its own; see ``shapes.with_new_texts``).
     """
+    if shaped is not None:
+        df = df.with_columns(shaped[1].alias("shape_code"))
+        carry_cols = [*carry_cols, "shape_code"]
     if df.height == 0:
         return df.select(
             "line_no", pl.col("line_no").alias("line_end"), pl.col("text").alias("message"),
             "ts", "ts_format", "stream", *carry_cols,
         )
     within = per_stream(df)
-    df = df.with_columns(continuation_flags(df, within).alias("_cont"))
+    df = df.with_columns(continuation_flags(df, within, shaped).alias("_cont"))
     df = df.with_columns(
         within(pl.col("_cont").not_().cum_sum()).alias("_eid"),
         # rows of multi-line events: continuations and the lines they continue
         (pl.col("_cont") | within(pl.col("_cont").shift(-1)).fill_null(False)).alias("_multi"),
     )
-    singles = df.filter(~pl.col("_multi")).select(
+    # One row per event, at its first line (so in file order, with no sort): a line
+    # that continues nothing, or a stream's first line. An event's first line is
+    # also its group's first row below, which gives it the carried columns.
+    head = ~pl.col("_cont") | within(pl.col("_eid").shift(1)).is_null()
+    events = df.filter(head).select(
         "line_no",
         pl.col("line_no").alias("line_end"),
         pl.col("text").alias("message"),
-        "ts", "ts_format", "stream", *carry_cols,
+        "ts", "ts_format", "stream", *carry_cols, "_multi",
     )
     multi = df.filter(pl.col("_multi"))
     if multi.height:
@@ -185,16 +201,21 @@ def fold(df: pl.DataFrame, carry_cols: list[str]) -> pl.DataFrame:
             pl.col("text").str.strip_chars().str.len_bytes().gt(0).alias("_nonblank")
         )
         grouped = multi.group_by(["stream", "_eid"], maintain_order=True).agg(
-            pl.col("line_no").first(),
             pl.col("line_no").filter(pl.col("_nonblank")).last().alias("line_end"),
             pl.col("text").filter(
                 pl.int_range(pl.len()) <= pl.int_range(pl.len()).filter(pl.col("_nonblank")).last()
             ).str.join("\n").alias("message"),
             pl.col("ts").drop_nulls().first(),
             pl.col("ts_format").drop_nulls().first(),
-            *[pl.col(c).first() for c in carry_cols],
+            *([pl.col("shape_code").first()] if shaped is not None else []),
         )
-        grouped = grouped.with_columns(pl.col("line_end").fill_null(pl.col("line_no")))
-        singles = pl.concat([singles, grouped.select(singles.columns)], how="vertical_relaxed")
-    # file order (a batch may hold several small files: ``fi``)
-    return singles.sort(["fi", "line_no"] if "fi" in singles.columns else "line_no", maintain_order=True)
+        at = events.get_column("_multi").arg_true()  # the groups' first lines, in the groups' order
+        grouped = grouped.with_columns(pl.col("line_end").fill_null(events.get_column("line_no").gather(at)))
+        if shaped is not None:  # what is left of an event is one line if its others were blank
+            several = pl.col("message").str.contains("\n", literal=True)
+            grouped = grouped.with_columns(pl.when(several).then(None).otherwise(pl.col("shape_code")).alias("shape_code"))
+        events = events.with_columns(
+            events.get_column(c).scatter(at, grouped.get_column(c))
+            for c in ("line_end", "message", "ts", "ts_format", *(["shape_code"] if shaped is not None else []))
+        )
+    return events.drop("_multi")

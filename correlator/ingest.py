@@ -55,7 +55,7 @@ from correlator.fold import fold, per_stream
 from correlator.parquet_concat import concat_parquet
 from correlator.problems import Problem, ProblemLog
 from correlator.read import LineBatch, iter_line_batches
-from correlator.shapes import digit_shapes
+from correlator.shapes import digit_shapes, with_new_texts
 from correlator.templates import templates
 from correlator.timeline import EVENT_SCHEMA, FILE_SCHEMA, SCHEMA_VERSION, sql_literal
 from correlator.timestamps import parse_timestamps
@@ -200,7 +200,8 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         df = df.with_columns(pl.coalesce(pl.col("ts"), wrapper).alias("ts"))
     df = df.with_columns(_stream_key(df, files))
 
-    ev = fold(df, carry_cols=_CARRY)
+    line_shapes = digit_shapes(df.get_column("text"))
+    ev = fold(df, carry_cols=_CARRY, shaped=line_shapes)
     ev = ev.filter(pl.col("message").str.strip_chars().str.len_bytes() > 0)
     # Path facts rank below the line's own prefix; Slurm's task id stands in for
     # the rank only when nothing else names one (one task per rank).
@@ -220,7 +221,9 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
             for c in ("rank", "local_rank")
         )
 
-    shapes, codes = digit_shapes(ev.get_column("message"))
+    # a one-line event's shape is its line's, known from the fold
+    shapes, codes = with_new_texts(ev.get_column("message"), line_shapes[0], ev.get_column("shape_code"))
+    ev = ev.drop("shape_code")
     ev = classify(ev, extra_attrs=_EXTRA_ATTRS, shapes=shapes, codes=codes)
     ev = ev.with_columns(templates(ev.get_column("message"), shapes, codes), _shape_column(shapes, codes))
 

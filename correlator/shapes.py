@@ -22,7 +22,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["SHAPE_SQL", "ShapeMemo", "digit_shapes", "shape_of"]
+__all__ = ["SHAPE_SQL", "ShapeMemo", "digit_shapes", "shape_of", "with_new_texts"]
 
 _BYTE = pl.col("b")
 _SHAPED = (
@@ -108,6 +108,37 @@ class ShapeMemo:
             self.table = kept.select("_shape", "_known", *fresh.columns)
         elif kept.height:
             self.table = pl.concat([self.table, kept.select(self.table.columns)])
+
+
+def with_new_texts(
+    texts: pl.Series, shapes: pl.Series, codes: pl.Series
+) -> tuple[pl.Series, pl.Series]:
+    """``digit_shapes(texts)`` where most texts' shapes are known already.
+
+    ``codes``: each text's code into ``shapes`` (a dictionary of distinct shapes),
+    null for a text whose shape is to be worked out. Only those texts are shaped;
+    the answer holds only the shapes ``texts`` use (so, e.g., shapes of lines
+    that were folded into others are not matched and written for nothing).
+    """
+    new = codes.is_null().arg_true()
+    if new.len():
+        more, more_codes = digit_shapes(texts.gather(new))
+        union = pc.dictionary_encode(pa.concat_arrays([_plain(shapes), _plain(more)]))
+        to_union = pl.Series(union.indices).cast(pl.UInt32)
+        codes = to_union.gather(codes).scatter(new, to_union.gather(more_codes + shapes.len()))
+        shapes = pl.Series(shapes.name, union.dictionary, dtype=pl.String)
+    used = codes.drop_nulls().unique().sort()
+    renumber = pl.Series(pl.repeat(None, shapes.len(), dtype=pl.UInt32, eager=True)).scatter(
+        used, pl.int_range(used.len(), dtype=pl.UInt32, eager=True)
+    )
+    return shapes.gather(used), renumber.gather(codes).alias("code")
+
+
+def _plain(s: pl.Series) -> pa.Array:
+    arr = s.to_arrow()
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    return arr.cast(pa.large_string())
 
 
 _DIGITS = range(ord("0"), ord("9") + 1)

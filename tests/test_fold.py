@@ -3,6 +3,7 @@
 import polars as pl
 
 from correlator.fold import fold
+from correlator.shapes import digit_shapes, shape_of
 from correlator.timestamps import parse_timestamps
 
 
@@ -113,3 +114,30 @@ def test_nvidia_smi_table_folds_under_its_ctime_header():
 def test_progress_bar_and_rich_level_lines_are_own_events():
     lines = ["x", "  5%|▌         | 1/20 [00:00<00:02,  8.00it/s]", " WARNING  Sending process 14 closing signal SIGTERM         api.py:699"]
     assert _fold(lines).height == 3
+
+
+def test_events_of_one_line_keep_their_line_shape_code():
+    lines = [
+        "step 12 loss 3.5",
+        "Traceback (most recent call last):",
+        '  File "a.py", line 3, in f',
+        "ValueError: bad batch 7",
+        "step 13 loss 3.25",
+        "Some header 1",
+        "",
+        "",
+        "step 14 loss 3.0",
+    ]
+    df = pl.DataFrame({"line_no": list(range(1, len(lines) + 1)), "text": lines})
+    df = df.with_columns(pl.lit(None, dtype=pl.Datetime("us", "UTC")).alias("ts"),
+                         pl.lit(None, dtype=pl.Utf8).alias("ts_format"), pl.lit("").alias("stream"))
+    shapes, codes = digit_shapes(df["text"])
+    ev = fold(df, carry_cols=[], shaped=(shapes, codes))
+    # the header's blank lines folded in and dropped again: still one line, its code
+    assert ev["message"].to_list()[3] == "Some header 1"
+    for message, code in zip(ev["message"].to_list(), ev["shape_code"].to_list(), strict=True):
+        if "\n" in message:
+            assert code is None
+        else:
+            assert shapes[code] == shape_of(message)
+    assert ev["shape_code"].null_count() == 1  # the traceback

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from correlator import classify, fold
 from correlator import templates as templates_module
 from correlator.classify import _finish, _match_rows, _shape_safe, match_messages
-from correlator.shapes import ShapeMemo, digit_invariant, digit_shapes, shape_of
+from correlator.shapes import ShapeMemo, digit_invariant, digit_shapes, shape_of, with_new_texts
 from correlator.templates import _key, _same_mask, mask, templates
 from parsers import PATTERNS
 
@@ -29,6 +29,28 @@ def test_shapes_of_a_sliced_chunked_series():
     texts = pl.concat([pl.Series(["a1", "b2"]), pl.Series(["a3", "c"])], rechunk=False).slice(1, 3)
     shapes, codes = digit_shapes(texts)
     assert shapes.gather(codes).to_list() == ["b0", "a0", "c"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(alphabet="a1 9", max_size=4), min_size=1, max_size=12),
+    st.lists(st.tuples(st.booleans(), st.integers(0, 11), st.text(alphabet="b2\n7", max_size=4)), max_size=15),
+)
+def test_shapes_of_texts_mostly_known_lines(lines, picks):
+    """with_new_texts equals digit_shapes, reusing the lines' codes, shaping the rest."""
+    line_shapes, line_codes = digit_shapes(pl.Series(lines, dtype=pl.String))
+    texts, codes = [], []
+    for known, j, other in picks:
+        if known:
+            texts.append(lines[j % len(lines)])
+            codes.append(line_codes[j % len(lines)])
+        else:
+            texts.append(other)
+            codes.append(None)
+    shapes, got = with_new_texts(pl.Series(texts, dtype=pl.String), line_shapes, pl.Series(codes, dtype=pl.UInt32))
+    assert shapes.gather(got).to_list() == [shape_of(t) for t in texts]
+    assert shapes.n_unique() == shapes.len()  # a dictionary, as digit_shapes gives
+    assert sorted(got.unique().to_list()) == list(range(shapes.len()))  # and only what is used
 
 
 @pytest.mark.parametrize(
