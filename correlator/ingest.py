@@ -419,7 +419,20 @@ def _to_part(ev: pl.DataFrame) -> pa.Table:
     ``ts`` (analyze aligns clocks on its own view)."""
     if "shape" not in ev.columns:  # raw lines kept after a parser error
         ev = ev.with_columns(_shape_column(*digit_shapes(ev.get_column("message"))))
-    return _with_attr_map(ev.with_columns(pl.col("ts").alias("ts_aligned")).select(_PART_SCHEMA.names).to_arrow())
+    table = ev.with_columns(pl.col("ts").alias("ts_aligned")).select(_PART_SCHEMA.names).to_arrow()
+    for name in _DICT_COLUMNS:
+        if (one := _one_value(ev.get_column(name))) is not None:
+            table = table.set_column(table.schema.get_field_index(name), name, one)
+    return _with_attr_map(table)
+
+
+def _one_value(s: pl.Series) -> pa.DictionaryArray | None:
+    """``s`` as a dictionary of one value, if it holds one value (the job, mostly the
+    file): built directly, where encoding it would hash every row for nothing."""
+    if s.dtype != pl.String or s.len() == 0 or s.null_count() or not bool((s == s[0]).all()):
+        return None
+    zeros = pc.fill_null(pa.nulls(s.len(), pa.int32()), 0)
+    return pa.DictionaryArray.from_arrays(zeros, pa.array([s[0]], pa.string()))
 
 
 def _with_attr_map(table: pa.Table) -> pa.Table:
