@@ -91,17 +91,18 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
     out = df.with_columns(
         pl.lit(None, dtype=pl.Int32 if c in _INT_COLS else pl.Utf8).alias(c) for c in missing
     )
-    active = pl.repeat(True, out.height, eager=True) if out.height else None
+    rows: pl.Series | None = None  # the rows a pass looks at (None: all)
     for _ in range(MAX_PASSES):
-        if active is None or not active.any():
-            break
         text = out.get_column(text_col)
-        # one capture-free pass over all rows finds the few that carry any prefix;
-        # the rest of the pass works on those few only
-        active = active & text.str.contains(_ANY_PREFIX)
-        if not active.any():
+        # one capture-free pass finds the few rows that carry any prefix (the first
+        # over all rows, later ones over the rows that had one); the rest of the
+        # pass works on those few only
+        if rows is None:
+            rows = text.str.contains(_ANY_PREFIX).arg_true()
+        else:
+            rows = rows.filter(text.gather(rows).str.contains(_ANY_PREFIX))
+        if rows.len() == 0:
             break
-        rows = active.arg_true()
         few = text.gather(rows)
         first = few.str.slice(0, 1)
         matched_any = pl.repeat(False, few.len(), eager=True)  # per row of `few`
@@ -141,7 +142,7 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
                 merged = merged.fill_null(vals) if merged.null_count() else merged
                 updates[col] = cur.scatter(hit_idx, merged)
         out = out.with_columns(new_text.alias(text_col), *updates.values())
-        active = pl.repeat(False, out.height, eager=True).scatter(rows.filter(matched_any), True)
+        rows = rows.filter(matched_any)
     return out
 
 
@@ -156,6 +157,10 @@ _MPI_TAG = r"\[\d+,(?:mpirank:)?\d+(?:,[^\]]*)?\]<(?:stdout|stderr)>:"
 def _order(df: pl.DataFrame) -> list[str]:
     """File order: by line and piece, within each file of a batch of several (``fi``)."""
     return ["fi", "line_no", "part"] if "fi" in df.columns else ["line_no", "part"]
+
+
+# Up to this many rows to split, _split_rows inserts the pieces between slices.
+_FEW_SPLITS = 1024
 
 
 def _split_rows(
@@ -182,10 +187,21 @@ def _split_rows(
         .filter(pl.col("text").str.len_bytes() > 0)
         .with_columns(piece.cast(pl.Int64).alias("_slot"))  # among the row's kept pieces
     )
+    per_touched = split.list.eval(pl.element().str.len_bytes() > 0).list.sum().cast(pl.Int64)
+    pieces_cast = pieces.select(pl.col(c).cast(t) for c, t in df.schema.items())
+    if idx.len() <= _FEW_SPLITS:
+        # few rows split (a log line glued to a progress bar now and then): the rows
+        # between them are sliced (no copy) and the pieces put between the slices;
+        # gathering every row of every column costs more
+        chunks, prev, at = [], 0, 0
+        for row, count in zip(idx.to_list(), per_touched.to_list(), strict=True):
+            chunks += [df.slice(prev, row - prev), pieces_cast.slice(at, count)]
+            prev, at = row + 1, at + count
+        chunks.append(df.slice(prev))
+        return pl.concat(chunks, rechunk=True)
     # Where each row lands: a touched row's place holds its non-empty pieces, every
     # other row moves down by the pieces before it. Then one gather of the rows and
     # pieces in that order: the untouched rows are copied once, not filtered and merged.
-    per_touched = split.list.eval(pl.element().str.len_bytes() > 0).list.sum().cast(pl.Int64)
     counts = pl.repeat(1, n, dtype=pl.Int64, eager=True).scatter(idx, per_touched)
     start = counts.cum_sum() - counts
     kept = (~touched).arg_true()
@@ -195,8 +211,7 @@ def _split_rows(
         .scatter(start.gather(idx.gather(pieces.get_column("_src"))) + pieces.get_column("_slot"),
                  pl.int_range(n, n + pieces.height, dtype=pl.Int64, eager=True))
     )
-    pieces = pieces.select(pl.col(c).cast(t) for c, t in df.schema.items())
-    return pl.concat([df, pieces]).gather(order)
+    return pl.concat([df, pieces_cast]).gather(order)
 
 
 def split_fused_mpi(df: pl.DataFrame) -> pl.DataFrame:
@@ -240,7 +255,9 @@ def split_glued_progress(df: pl.DataFrame) -> pl.DataFrame:
     if "glued" not in df.columns:
         df = df.with_columns(pl.lit(False).alias("glued"))
     text = df.get_column("text")
-    touched = text.str.contains_any(["it/s]", "s/it]", "it/s,", "s/it,"])
+    # the rate closing a tqdm bar's stats ("it/s]", "s/it,"): one regex finds it
+    # faster than an Aho-Corasick pass over the four words
+    touched = text.str.contains(r"(?:it/s|s/it)[\],]")
     if not touched.any():
         return df
     idx = touched.arg_true()

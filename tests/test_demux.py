@@ -106,17 +106,24 @@ def test_kept_segments_become_rows_and_are_flagged_glued():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.text(alphabet="ab\n", max_size=6), st.booleans()), max_size=12))
-def test_split_rows_equals_splitting_each_row_in_turn(rows):
-    # rows are put in place by index arithmetic: it must equal the obvious loop,
-    # a touched row with only empty pieces included (it disappears)
+@given(st.lists(st.tuples(st.text(alphabet="ab\n", max_size=6), st.booleans()), max_size=12), st.booleans())
+def test_split_rows_equals_splitting_each_row_in_turn(rows, few):
+    # rows are put in place by index arithmetic (or, for few, between slices): it
+    # must equal the obvious loop, a touched row with only empty pieces included
+    # (it disappears)
+    from correlator import demux
     from correlator.demux import _split_rows
+
+    demux._FEW_SPLITS = 1024 if few else -1
 
     df = pl.DataFrame({"line_no": list(range(len(rows))), "text": [t.replace("\n", "|") for t, _ in rows],
                        "part": [0] * len(rows), "glued": [False] * len(rows)},
                       schema={"line_no": pl.Int64, "text": pl.Utf8, "part": pl.Int32, "glued": pl.Boolean})
     touched = pl.Series([t for _, t in rows], dtype=pl.Boolean)
-    got = _split_rows(df, touched, pl.Series([t for t, _ in rows], dtype=pl.Utf8), flag="glued")
+    try:
+        got = _split_rows(df, touched, pl.Series([t for t, _ in rows], dtype=pl.Utf8), flag="glued")
+    finally:
+        demux._FEW_SPLITS = 1024
     want = []
     for i, (text, split) in enumerate(rows):
         if not split:
