@@ -459,18 +459,13 @@ def _with_extras(ev: pl.DataFrame, extra_attrs: dict[str, str]) -> pl.DataFrame:
         .group_by("_r", maintain_order=True)
         .agg(pl.struct("key", "value").alias("attrs"))
     )
-    fixed = pl.DataFrame({"_r": pl.int_range(idx.len(), dtype=pl.UInt32, eager=True), "_i": idx}).join(
-        merged, on="_r", how="left", maintain_order="left"
-    ).select("_i", pl.col("attrs").cast(ATTR_TYPE).alias("_fixed"))
-    return (
-        ev.with_row_index("_i")
-        .join(fixed, on="_i", how="left", maintain_order="left")
-        .with_columns(
-            # only the rows with an extra have a merged list (never empty: it holds the extra)
-            pl.coalesce("_fixed", "attrs").alias("attrs")
-        )
-        .drop("_i", "_fixed")
+    # one merged list per row with an extra (never empty: it holds the extra), placed
+    # at its row; the other rows get null there and keep their own attrs
+    at = pl.repeat(None, ev.height, dtype=pl.UInt32, eager=True).scatter(
+        idx.gather(merged.get_column("_r")), pl.int_range(merged.height, dtype=pl.UInt32, eager=True)
     )
+    fixed = merged.get_column("attrs").cast(ATTR_TYPE).gather(at)
+    return ev.with_columns(pl.coalesce(fixed, pl.col("attrs")).alias("attrs"))
 
 
 def classify(
@@ -505,10 +500,12 @@ def _logger_source(loggers: pl.Series) -> pl.Expr:
 def _fallback_levels(ev: pl.DataFrame) -> pl.Series:
     """Level from a level word near the start, only for stamped rows no pattern leveled."""
     level = ev.get_column("level")
-    need = (level.is_null() & (ev.get_column("ts").is_not_null() | ev.get_column("message").str.starts_with(" ")))
-    if not need.any():
+    unleveled = level.is_null().arg_true()  # few: most lines' patterns give a level
+    need = ev.get_column("ts").gather(unleveled).is_not_null() | ev.get_column("message").gather(
+        unleveled).str.starts_with(" ")
+    idx = unleveled.filter(need)
+    if idx.len() == 0:
         return level
-    idx = need.arg_true()
     words = ev.get_column("message").gather(idx).str.extract(_LEVEL_NEAR_START, 1)
     return level.scatter(idx, words.replace_strict(LEVEL_WORDS, default=None, return_dtype=pl.Utf8))
 

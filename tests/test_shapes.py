@@ -156,3 +156,25 @@ def test_templates_of_parser_examples_equal_the_mask_of_their_shape(monkeypatch)
 def test_fold_flags_regexes_are_digit_invariant():
     for regex in (fold._CONTINUATION_SHAPES, fold._INDENTED_BUT_OWN, fold._EXCEPTION_LINE, fold._BLOCK_OPENERS):
         assert digit_invariant(regex), regex
+
+
+def test_extras_are_appended_after_the_parsers_own_attrs_and_lose_to_them():
+    from correlator.classify import ATTR_TYPE, _with_extras
+
+    ev = pl.DataFrame(
+        {
+            "attrs": [[{"key": "host", "value": "from-parser"}], [], [{"key": "a", "value": "1"}], None],
+            "host": ["node-1", None, "node-2", "node-3"],
+            "glued": [False, True, False, None],
+        },
+        schema={"attrs": ATTR_TYPE, "host": pl.Utf8, "glued": pl.Boolean},
+    )
+    got = _with_extras(ev, {"host": "host", "glued": "glued_after_progress_bar"})["attrs"].to_list()
+    assert got == [
+        [{"key": "host", "value": "from-parser"}],  # the parser's value wins
+        [{"key": "glued_after_progress_bar", "value": "true"}],
+        [{"key": "a", "value": "1"}, {"key": "host", "value": "node-2"}],
+        [{"key": "host", "value": "node-3"}],
+    ]
+    unchanged = _with_extras(ev.head(2).with_columns(host=None, glued=False), {"host": "host", "glued": "g"})
+    assert unchanged["attrs"].to_list() == [[{"key": "host", "value": "from-parser"}], []]
