@@ -75,8 +75,11 @@ class ShapeMemo:
     for answers that are a function of the shape alone.
     """
 
-    def __init__(self, limit: int = 100_000) -> None:
-        self.limit = limit  # shapes kept; past it the memo starts again
+    def __init__(self, limit: int = 20_000) -> None:
+        # shapes kept; past it the memo starts again. A job's worker keeps a few
+        # hundred; a batch worker, many jobs' worth: each lookup hashes the memo,
+        # so it must stay well below what matching the shapes would cost.
+        self.limit = limit
         self.table: pl.DataFrame | None = None  # _shape + the answer's columns
 
     def answer(

@@ -178,3 +178,24 @@ def test_extras_are_appended_after_the_parsers_own_attrs_and_lose_to_them():
     ]
     unchanged = _with_extras(ev.head(2).with_columns(host=None, glued=False), {"host": "host", "glued": "g"})
     assert unchanged["attrs"].to_list() == [[{"key": "host", "value": "from-parser"}], []]
+
+
+def test_shape_memo_computes_only_new_shapes_and_starts_again_past_its_limit():
+    seen: list[list[str]] = []
+
+    def lengths(shapes: pl.Series) -> pl.DataFrame:
+        seen.append(shapes.to_list())
+        return pl.DataFrame({"n": shapes.str.len_bytes(), "odd": shapes.str.len_bytes() % 2 == 1})
+
+    memo = ShapeMemo(limit=3)
+    assert memo.answer(pl.Series(["a", "bb"]), lengths)["n"].to_list() == [1, 2]
+    assert memo.answer(pl.Series(["bb", "ccc", "a"]), lengths)["n"].to_list() == [2, 3, 1]
+    assert seen[-1] == ["ccc"]  # the others were known
+    # past the limit the memo holds only the latest answers, and still answers right
+    assert memo.answer(pl.Series(["dddd", "a"]), lengths)["n"].to_list() == [4, 1]
+    assert memo.table is not None and memo.table.height == 1
+    # answers that are not to be remembered are computed every time
+    memo = ShapeMemo()
+    for _ in range(2):
+        assert memo.answer(pl.Series(["a", "bb"]), lengths, remember=pl.col("odd"))["n"].to_list() == [1, 2]
+    assert seen[-1] == ["bb"]
