@@ -1,8 +1,10 @@
 """Folding multi-line events (tracebacks, C++ dumps, tables, report blocks)."""
 
 import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from correlator.fold import fold
+from correlator.fold import continuation_flags, fold
 from correlator.shapes import digit_shapes, shape_of
 from correlator.timestamps import parse_timestamps
 
@@ -141,3 +143,35 @@ def test_events_of_one_line_keep_their_line_shape_code():
         else:
             assert shapes[code] == shape_of(message)
     assert ev["shape_code"].null_count() == 1  # the traceback
+
+
+_LINE_KINDS = ["step 1", "  indented 2", "", "Traceback (most recent call last):", "ValueError: bad 3",
+               "frame #0: foo", "During handling of the above exception, another exception occurred:"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_LINE_KINDS), st.sampled_from(["a", "b"])), min_size=1, max_size=14))
+def test_fold_equals_grouping_each_stream_by_its_continuation_flags(rows):
+    """Events are the runs of each stream's lines that start at a line continuing
+    nothing (or at the stream's first line), in file order; trailing blank lines
+    are dropped from the message and the end."""
+    df = pl.DataFrame(
+        {"line_no": list(range(1, len(rows) + 1)), "text": [t for t, _ in rows], "stream": [s for _, s in rows]}
+    ).with_columns(pl.lit(None, dtype=pl.Datetime("us", "UTC")).alias("ts"), pl.lit(None, dtype=pl.Utf8).alias("ts_format"))
+    cont = continuation_flags(df).to_list()
+    groups: dict[str, list[list[tuple[int, str]]]] = {}
+    for (text, stream), line_no, c in zip(rows, df["line_no"].to_list(), cont, strict=True):
+        runs = groups.setdefault(stream, [])
+        if c and runs:
+            runs[-1].append((line_no, text))
+        else:
+            runs.append([(line_no, text)])
+    want = []
+    for stream, runs in groups.items():
+        for run in runs:
+            kept = [i for i, (_, t) in enumerate(run) if t.strip()]
+            last = kept[-1] if kept else 0
+            message = "\n".join(t for _, t in run[: last + 1]) if kept else ("" if len(run) > 1 else run[0][1])
+            want.append((run[0][0], run[last][0] if kept else run[0][0], message, stream))
+    got = fold(df, carry_cols=[])
+    assert got.select("line_no", "line_end", "message", "stream").rows() == sorted(want)
