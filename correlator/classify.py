@@ -251,6 +251,8 @@ def _drop_src(attrs: pl.Expr) -> pl.Expr:
 
 
 _OUT_COLUMNS = ("kind", "source", "level", "logger", *[f"fill_{c}" for c in FILL_COLUMNS], "epoch_s")
+_WORD_COLUMNS = _OUT_COLUMNS[:4]  # the same for every row of a shape
+_CUT_COLUMNS = (*_OUT_COLUMNS[4:], "attrs")  # may be cut from each row
 
 
 def _finish(df: pl.DataFrame) -> pl.DataFrame:
@@ -275,17 +277,25 @@ def match_messages(
     fin = _finish(per).drop("row")
     mode = plan.mode.gather(codes)
     row = pl.int_range(n, dtype=pl.UInt32, eager=True)
+    # The columns whose values may differ between rows of a shape, put in row order
+    # by one sort; the shape's words (kind, source, level, logger) are gathered once,
+    # and only the rows matched line by line get their own.
+    varying = ["row", *_CUT_COLUMNS]
     parts = []
     exact = row.filter(mode == _EXACT)
     if exact.len():
-        parts.append(fin.gather(codes.gather(exact)).with_columns(row=exact))
+        parts.append(fin.select(_CUT_COLUMNS).gather(codes.gather(exact)).with_columns(row=exact))
     slotted = row.filter(mode == _SLOTS)
     if slotted.len():
-        parts.append(plan.cut(slotted, codes.gather(slotted), msg.gather(slotted), fin))
+        parts.append(plan.cut(slotted, codes.gather(slotted), msg.gather(slotted)))
     redo = row.filter(mode == _REDO)
+    words = fin.select(_WORD_COLUMNS).gather(codes)
     if redo.len():
-        parts.append(_finish(_match_rows(msg.gather(redo), shaped=False)).with_columns(row=redo))
-    return pl.concat([p.select("row", *_OUT_COLUMNS, "attrs") for p in parts]).sort("row").drop("row")
+        own = _finish(_match_rows(msg.gather(redo), shaped=False)).with_columns(row=redo)
+        parts.append(own)
+        words = words.with_columns(words.get_column(c).scatter(redo, own.get_column(c)) for c in _WORD_COLUMNS)
+    ordered = pl.concat([p.select(varying) for p in parts]).sort("row")
+    return words.hstack(ordered.drop("row")).select(*_OUT_COLUMNS, "attrs")
 
 
 # Unsure shapes are not remembered: they are matched line by line anyway, and are
@@ -338,8 +348,9 @@ class _Plan:
         buckets = {k: pl.DataFrame(rows, schema=_slot_schema(k), orient="row") for k, rows in by_k.items()}
         return cls(pl.Series(mode, dtype=pl.UInt8), buckets)
 
-    def cut(self, rows: pl.Series, codes: pl.Series, msg: pl.Series, fin: pl.DataFrame) -> pl.DataFrame:
-        """The answer for ``rows`` of slotted shapes: the shape's, digit values cut from each message."""
+    def cut(self, rows: pl.Series, codes: pl.Series, msg: pl.Series) -> pl.DataFrame:
+        """Fills, epoch and attrs of ``rows`` of slotted shapes: the shape's, digit values
+        cut from each message (with ``row``)."""
         df = pl.DataFrame({"row": rows, "code": codes, "m": msg})
         cut = lambda s, ln: pl.col("m").str.slice(s, ln)  # noqa: E731
         fills = [
@@ -363,11 +374,8 @@ class _Plan:
                 entries.append(pl.struct(pl.col(f"k_{j}").alias("key"), value.alias("value")))
             # concat_arr, not concat_list: several times faster for structs
             attrs = pl.concat_arr(entries).arr.to_list() if entries else pl.lit([], dtype=ATTR_TYPE)
-            same = fin.select("kind", "source", "level", "logger").gather(part.get_column("code"))
-            parts.append(
-                part.select("row", attrs.cast(ATTR_TYPE).alias("attrs"), *fills, epoch).hstack(same)
-            )
-        return pl.concat(parts).select("row", *_OUT_COLUMNS, "attrs")
+            parts.append(part.select("row", attrs.cast(ATTR_TYPE).alias("attrs"), *fills, epoch))
+        return pl.concat(parts).select("row", *_CUT_COLUMNS)
 
 
 def _slot_schema(k: int) -> dict[str, pl.DataType]:
