@@ -170,6 +170,21 @@ _SMALL_CHUNK = 64 << 10
 _MAX_BAD_LINES = 256
 
 
+def _small_chunk_lines(buf: bytes, stop: int) -> pl.Series | None:
+    """A small chunk's lines, \r rules applied, in Python: a small file's column
+    operations (each a fixed cost) took ten times its split in Python (a job of
+    2,500 20 kB rank logs: 0.35 ms a file). None if the chunk is not valid UTF-8
+    (the column path finds and counts the bad lines)."""
+    try:
+        text = buf[:stop].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    rows = text.split("\n")
+    if "\r" in text:
+        rows = [final_state(r) if "\r" in r else r for r in rows]
+    return pl.Series("line", rows, dtype=pl.String)
+
+
 def _to_lines(buf: bytes, stop: int) -> tuple[pl.Series, int]:
     """The lines of ``buf[:stop]`` as a String Series, and how many bytes were invalid.
 
@@ -343,10 +358,12 @@ class _Reader:
 
     def split(self, buf: bytes, stop: int) -> pl.Series:
         """Lines of ``buf[:stop]`` (newline-free at its end) as a String Series."""
-        lines, replaced = _to_lines(buf, stop)
-        if replaced:
-            self.note_replaced(replaced, lines)
-        lines = _apply_cr_rules(lines, buf, stop)
+        lines = _small_chunk_lines(buf, stop) if stop <= _SMALL_CHUNK else None
+        if lines is None:
+            lines, replaced = _to_lines(buf, stop)
+            if replaced:
+                self.note_replaced(replaced, lines)
+            lines = _apply_cr_rules(lines, buf, stop)
         # U+FFFD takes 3 bytes for 1 invalid byte, hence the 3x before we bother.
         if 3 * stop > self.limit:
             lens = lines.str.len_bytes()

@@ -20,6 +20,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import zstandard
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from correlator import discover as discover_mod
 from correlator.discover import DamagedStream, InputFile, discover
@@ -631,3 +633,26 @@ def test_inputs_unchanged_after_discover_and_read(tmp_path: Path) -> None:
         for _ in iter_line_batches(f, log):
             pass
     assert _fingerprint(root) == before  # content, mtime, atime, mode; no new files
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200).map(lambda b: bytes(x & 0x7F for x in b)), st.booleans())
+def test_ascii_heads_are_judged_as_the_decoded_text_would_be(head, mostly_text):
+    """The ASCII shortcut of the binary sniff counts the same bytes as the regex on
+    the decoded text (NUL runs, controls, DEL; the allowed \\b \\t \\n \\v \\f \\r ESC)."""
+    from correlator.discover import _NON_TEXT, _NON_TEXT_LIMIT, _NUL_PADDING, _binary_reason
+
+    if mostly_text:
+        head = b"step 1 loss 2.5\n" * 3 + head
+    rest = _NUL_PADDING.sub(b"", head)
+    text = rest.decode("utf-8", "replace")
+    if not rest:
+        want = "only NUL"
+    elif b"\x00" in rest:
+        want = "NUL bytes"
+    elif text and len(_NON_TEXT.findall(text)) / len(text) > _NON_TEXT_LIMIT:
+        want = "non-text bytes"
+    else:
+        want = None
+    got = _binary_reason(head)
+    assert (got is None) if want is None else (got is not None and want in got)
