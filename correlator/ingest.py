@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import duckdb
 import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -59,6 +59,9 @@ from correlator.shapes import digit_shapes, with_new_texts
 from correlator.templates import templates
 from correlator.timeline import EVENT_SCHEMA, FILE_SCHEMA, SCHEMA_VERSION, sql_literal
 from correlator.timestamps import parse_timestamps
+
+if TYPE_CHECKING:  # imported where stage 2 runs: a worker process never needs it (90 ms)
+    import duckdb
 
 # Year given to year-less stamps in stage 1; stage 2 moves them to the job's year.
 # A leap year, so "Feb 29" in a glog line still parses.
@@ -900,6 +903,8 @@ def _stage2(
     scratch: str, files: list[InputFile], per_file: dict[int, tuple[int, int]], problems: ProblemLog,
     pool: ProcessPoolExecutor | None,
 ) -> _Staged:
+    import duckdb
+
     con = duckdb.connect()
     con.execute("SET memory_limit = '1GB'")  # stage 2 streams; the workers need the rest
     con.execute("SET enable_progress_bar = false")
