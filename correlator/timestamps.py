@@ -309,11 +309,14 @@ def _dispatch(
 ) -> list[pl.DataFrame]:
     """Split ``d`` by a small integer key (null: no format) and parse each part."""
     keyed = _with_head_bytes(d, key).with_columns(key.alias("_k"))
+    # only the keys that occur (usually one: a log stamps its lines one way)
+    present = keyed.get_column("_k").unique().to_list()
     parts: list[pl.DataFrame] = []
     for k, parse in parsers.items():
-        sub = keyed.filter(pl.col("_k") == k).drop("_k")
-        if sub.height:
-            parts.extend(parse(_compact(sub), ctx))
+        if k not in present:
+            continue
+        sub = keyed if present == [k] else keyed.filter(pl.col("_k") == k)
+        parts.extend(parse(_compact(sub.drop("_k")), ctx))
     return parts
 
 
