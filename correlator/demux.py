@@ -105,10 +105,13 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
             break
         few = text.gather(rows)
         first = few.str.slice(0, 1)
+        firsts = set(first.unique().to_list())  # a prefix no row can start with costs nothing
         matched_any = pl.repeat(False, few.len(), eager=True)  # per row of `few`
         updates: dict[str, pl.Series] = {}
         new_text = text
         for p in PREFIXES:
+            if firsts.isdisjoint(p.first_chars):
+                continue
             cand = first.is_in(list(p.first_chars)) & ~matched_any
             if not cand.any():
                 continue
