@@ -431,3 +431,31 @@ def test_workers_keep_freed_memory_longer_unless_the_user_says_otherwise(monkeyp
         conf, threads = pool.submit(_worker_env).result()
     # the worker's Polars puts its defaults first again; ours come after and win
     assert conf.endswith(ingest_mod._WORKER_DECAY) and threads == "1"
+
+
+def test_a_files_last_events_get_a_row_group_of_their_own(tmp_path, monkeypatch):
+    """So that a query for a crash's errors skips the rest of the part by the row
+    groups' bloom filters and min/max; the events themselves do not change."""
+    import correlator.ingest as ingest_mod
+
+    root = tmp_path / "job"
+    steps = b"".join(b"2024-05-01 12:00:%02d,000 - INFO - __main__ - step %d loss 2.0\n" % (i % 60, i) for i in range(40))
+    crash = b"2024-05-01 12:01:00,000 - ERROR - __main__ - RuntimeError: CUDA error: an illegal memory access\n"
+    _write(root / "rank0.log", steps + crash)
+    monkeypatch.setattr(ingest_mod, "_SMALL_FILE_BYTES", 0)  # a part per file, as a big file gets
+    monkeypatch.setattr(ingest_mod, "_TAIL_ROWS", 5)
+    con = _timeline(root, tmp_path)
+    meta = f"parquet_metadata('{tmp_path / 't.parquet'}')"
+    sizes = con.execute(f"SELECT DISTINCT row_group_id, row_group_num_rows FROM {meta} ORDER BY 1").fetchall()
+    assert [n for _, n in sizes] == [36, 5]
+    rows = con.execute("SELECT line_no, level FROM events").fetchall()
+    assert [r[0] for r in rows] == list(range(1, 42)) and rows[-1][1] == "ERROR"
+    # the error's level is in the last row group only: DuckDB can skip the other
+    levels = con.execute(
+        f"SELECT row_group_id, stats_min_value, stats_max_value FROM {meta} WHERE path_in_schema = 'level' ORDER BY 1"
+    ).fetchall()
+    assert levels == [(0, "INFO", "INFO"), (1, "ERROR", "INFO")]
+    # a file too short for a tail of its own stays one row group
+    monkeypatch.setattr(ingest_mod, "_TAIL_ROWS", 30)
+    con = _timeline(root, tmp_path)
+    assert con.execute(f"SELECT count(DISTINCT row_group_id) FROM {meta}").fetchall() == [(1,)]
