@@ -39,9 +39,7 @@ def shape_of(text: str) -> str:
     return text.translate(str.maketrans("123456789", "000000000"))
 
 
-def _shape_array(arr: pa.Array) -> pa.Array:
-    if not pa.types.is_large_string(arr.type):
-        arr = arr.cast(pa.large_string())
+def _shape_array(arr: pa.LargeStringArray) -> pa.Array:
     validity, offsets, data = arr.buffers()
     if data is None:
         return arr
@@ -57,10 +55,7 @@ def digit_shapes(texts: pl.Series) -> tuple[pl.Series, pl.Series]:
 
     ``shapes.gather(codes)`` is the shape of every row; nulls keep a null code.
     """
-    chunks = texts.to_arrow()
-    if isinstance(chunks, pa.ChunkedArray):
-        chunks = chunks.combine_chunks() if chunks.num_chunks != 1 else chunks.chunk(0)
-    encoded = pc.dictionary_encode(_shape_array(chunks))
+    encoded = pc.dictionary_encode(_shape_array(_one_array(texts)))
     shapes = pl.Series(texts.name, encoded.dictionary, dtype=pl.String)
     codes = pl.Series("code", encoded.indices).cast(pl.UInt32)
     return shapes, codes
@@ -126,22 +121,23 @@ def with_new_texts(
     new = codes.is_null().arg_true()
     if new.len():
         more, more_codes = digit_shapes(texts.gather(new))
-        union = pc.dictionary_encode(pa.concat_arrays([_plain(shapes), _plain(more)]))
+        union = pc.dictionary_encode(pa.concat_arrays([_one_array(shapes), _one_array(more)]))
         to_union = pl.Series(union.indices).cast(pl.UInt32)
         codes = to_union.gather(codes).scatter(new, to_union.gather(more_codes + shapes.len()))
         shapes = pl.Series(shapes.name, union.dictionary, dtype=pl.String)
     used = codes.drop_nulls().unique().sort()
-    renumber = pl.Series(pl.repeat(None, shapes.len(), dtype=pl.UInt32, eager=True)).scatter(
+    renumber = pl.repeat(None, shapes.len(), dtype=pl.UInt32, eager=True).scatter(
         used, pl.int_range(used.len(), dtype=pl.UInt32, eager=True)
     )
     return shapes.gather(used), renumber.gather(codes).alias("code")
 
 
-def _plain(s: pl.Series) -> pa.Array:
+def _one_array(s: pl.Series) -> pa.Array:
+    """A String Series as one Arrow large-string array."""
     arr = s.to_arrow()
     if isinstance(arr, pa.ChunkedArray):
-        arr = arr.combine_chunks()
-    return arr.cast(pa.large_string())
+        arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
+    return arr if pa.types.is_large_string(arr.type) else arr.cast(pa.large_string())
 
 
 _DIGITS = range(ord("0"), ord("9") + 1)
