@@ -207,15 +207,14 @@ def fold(
             ).str.join("\n").alias("message"),
             pl.col("ts").drop_nulls().first(),
             pl.col("ts_format").drop_nulls().first(),
-            *([pl.col("shape_code").first()] if shaped is not None else []),
         )
         at = events.get_column("_multi").arg_true()  # the groups' first lines, in the groups' order
         grouped = grouped.with_columns(pl.col("line_end").fill_null(events.get_column("line_no").gather(at)))
-        if shaped is not None:  # what is left of an event is one line if its others were blank
-            several = pl.col("message").str.contains("\n", literal=True)
-            grouped = grouped.with_columns(pl.when(several).then(None).otherwise(pl.col("shape_code")).alias("shape_code"))
         events = events.with_columns(
-            events.get_column(c).scatter(at, grouped.get_column(c))
-            for c in ("line_end", "message", "ts", "ts_format", *(["shape_code"] if shaped is not None else []))
+            events.get_column(c).scatter(at, grouped.get_column(c)) for c in ("line_end", "message", "ts", "ts_format")
         )
+        if shaped is not None:  # a message of several lines has a shape of its own (one whose
+            # other lines were blank is its first line's, which the head row carries)
+            several = at.filter(grouped.get_column("message").str.contains("\n", literal=True))
+            events = events.with_columns(events.get_column("shape_code").scatter(several, None))
     return events.drop("_multi")
