@@ -8,11 +8,13 @@ from pathlib import Path
 import click
 
 from correlator import __version__
+from correlator.cli_reports import TARGET
 from correlator.ingest import IngestOptions, NothingToRead, ingest
 from correlator.query import NotATimeline, open_timeline
 from correlator.rulebook import RuleError, check_examples, import_encyclopedia, load_rules
 
-# Exit codes: 0 ok, 1 usage / bad input, 2 nothing could be read.
+# Exit codes: 0 ok, 1 bad input (a ClickException), 2 a usage error (click's own,
+# a missing path included) or nothing could be read.
 EXIT_NOTHING_READ = 2
 
 
@@ -45,7 +47,7 @@ def main() -> None:
 
 
 @main.command(name="ingest")
-@click.argument("target")
+@click.argument("target", type=TARGET)
 @click.option("--out", "out", type=click.Path(dir_okay=False), help="Write the timeline as Parquet.")
 @click.option("--db", "db", type=click.Path(dir_okay=False), help="Write a DuckDB database.")
 @_tz_option
@@ -85,7 +87,7 @@ def ingest_cmd(
 
 
 @main.command(name="sql")
-@click.argument("target")
+@click.argument("target", type=TARGET)
 @click.argument("query")
 @click.option(
     "--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table",
@@ -160,8 +162,8 @@ EXIT_HEALTHY, EXIT_FAILED, EXIT_INCONCLUSIVE = 0, 1, 3
 
 
 @main.command(name="analyze")
-@click.argument("target")
-@click.option("--baseline", default=None, help="Logs (or timeline) of a known-good run to diff against.")
+@click.argument("target", type=TARGET)
+@click.option("--baseline", default=None, type=TARGET, help="Logs (or timeline) of a known-good run to diff against.")
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json", "md", "html"]), default="text", show_default=True,
     help="text: the terminal story; json: the verdict; md / html: a post-mortem report.",

@@ -16,6 +16,9 @@ from correlator.ingest import IngestOptions, NothingToRead
 from correlator.rulebook import RuleError
 from correlator.verdict import Verdict
 
+# A missing path is a usage error (exit 2) naming it, not a traceback; "-" is stdin.
+TARGET = click.Path(exists=True, allow_dash=True)
+
 EXIT_NOTHING_READ = 2
 
 
@@ -56,7 +59,7 @@ _no_redact_option = click.option(
 
 
 @click.command(name="export")
-@click.argument("target")
+@click.argument("target", type=TARGET)
 @click.option("--format", "fmt", type=click.Choice(["perfetto"]), default="perfetto", show_default=True,
               help="perfetto: Chrome trace-event JSON (ui.perfetto.dev, chrome://tracing).")
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="Output file (trace.json).")
@@ -110,7 +113,7 @@ def export_cmd(
 
 
 @click.command(name="batch")
-@click.argument("root")
+@click.argument("root", type=click.Path(exists=True))
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Output directory (summary.parquet, index.html, jobs/, timelines/).")
 @click.option("--workers", type=int, default=None, help="Jobs analysed in parallel (default: one per CPU).")

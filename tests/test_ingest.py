@@ -459,3 +459,44 @@ def test_a_files_last_events_get_a_row_group_of_their_own(tmp_path, monkeypatch)
     monkeypatch.setattr(ingest_mod, "_TAIL_ROWS", 30)
     con = _timeline(root, tmp_path)
     assert con.execute(f"SELECT count(DISTINCT row_group_id) FROM {meta}").fetchall() == [(1,)]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["ingest", "{missing}", "--out", "{tmp}/t.parquet"],
+        ["sql", "{missing}", "SELECT 1"],
+        ["analyze", "{missing}"],
+        ["analyze", "{present}", "--baseline", "{missing}"],
+        ["export", "{missing}", "--out", "{tmp}/t.json"],
+        ["batch", "{missing}", "--out", "{tmp}/b"],
+    ],
+)
+def test_a_missing_target_is_a_usage_error_naming_it(tmp_path, args):
+    from click.testing import CliRunner
+
+    from correlator.cli import main
+
+    (tmp_path / "present").mkdir()
+    missing = str(tmp_path / "no-such-logs")
+    argv = [a.format(missing=missing, present=tmp_path / "present", tmp=tmp_path) for a in args]
+    res = CliRunner().invoke(main, argv)
+    assert res.exit_code == 2, res.output
+    assert "no-such-logs" in res.output and "does not exist" in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+
+
+def test_the_command_entry_point_imports_nothing_heavy():
+    """Spawned ingest workers import the launching script again: it must not pull in
+    the CLI (DuckDB, the rulebook) before they parse a line."""
+    import subprocess
+    import sys
+    import tomllib
+
+    project = Path(__file__).resolve().parents[1]
+    script = tomllib.loads((project / "pyproject.toml").read_text())["project"]["scripts"]["correlator"]
+    module, _, func = script.partition(":")
+    code = (f"import sys, {module}; assert callable({module}.{func}); "
+            "print(sorted(m for m in sys.modules if m.startswith(('correlator.', 'duckdb', 'polars'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == f"[{module!r}]"

@@ -56,6 +56,14 @@ def test_footers_of_both_writers_decode_and_encode_to_the_same_bytes(tmp_path):
         assert encode_struct(decode_struct(footer)) == footer
 
 
+def test_a_cut_footer_is_an_error_not_a_crash(tmp_path):
+    pq.write_table(_table(0, 3000), tmp_path / "a.parquet", row_group_size=1000, **_WRITE)
+    footer = _footer(tmp_path / "a.parquet")
+    for cut in range(0, len(footer), 7):
+        with pytest.raises(ParquetConcatError):
+            decode_struct(footer[:cut])
+
+
 def test_row_groups_of_every_part_in_order_without_the_dropped_columns(tmp_path):
     # 3 parts: 17 row groups (a Thrift list header past 15 items), one empty row
     # group (what pyarrow writes for no rows), 3 row groups
