@@ -256,7 +256,9 @@ _CUT_COLUMNS = (*_OUT_COLUMNS[4:], "attrs")  # may be cut from each row
 
 
 def _finish(df: pl.DataFrame) -> pl.DataFrame:
-    return df.select("row", *_OUT_COLUMNS, _drop_src(pl.col("attrs")).alias("attrs"))
+    # [] for no attrs here, per shape, rather than a fill over every row later
+    attrs = _drop_src(pl.col("attrs")).fill_null(pl.lit([], dtype=ATTR_TYPE))
+    return df.select("row", *_OUT_COLUMNS, attrs.alias("attrs"))
 
 
 def match_messages(
@@ -287,7 +289,7 @@ def match_messages(
         parts.append(fin.select(_CUT_COLUMNS).gather(codes.gather(exact)).with_columns(row=exact))
     slotted = row.filter(mode == _SLOTS)
     if slotted.len():
-        parts.append(plan.cut(slotted, codes.gather(slotted), msg.gather(slotted)))
+        parts.extend(plan.cut(slotted, codes.gather(slotted), msg.gather(slotted)))
     redo = row.filter(mode == _REDO)
     words = fin.select(_WORD_COLUMNS).gather(codes)
     if redo.len():
@@ -315,10 +317,12 @@ _EXACT, _SLOTS, _REDO = 0, 1, 2
 class _Plan:
     """Per shape: can its answer be used as is, with digit values cut, or not at all?"""
 
-    def __init__(self, mode: pl.Series, buckets: dict[int, pl.DataFrame]) -> None:
+    def __init__(self, mode: pl.Series, buckets: dict[int, pl.DataFrame], bucket: pl.Series, at: pl.Series) -> None:
         self.mode = mode  # UInt8 per shape
-        # slotted shapes by their number of attrs: code, key_j/value_j/start_j/len_j, fill and epoch positions
+        # slotted shapes by their number of attrs: key_j/value_j/start_j/len_j, fill and epoch positions
         self.buckets = buckets
+        # per shape: its bucket (its number of attrs) and its row in that bucket's table
+        self.bucket, self.at = bucket, at
 
     @classmethod
     def build(cls, shapes: pl.Series, per: pl.DataFrame) -> _Plan:
@@ -334,6 +338,8 @@ class _Plan:
             for unsure, digits in flags.iter_rows()
         ]
         by_k: dict[int, list[dict]] = {}
+        bucket: list[int | None] = [None] * len(mode)
+        at: list[int | None] = [None] * len(mode)
         need = [i for i, m in enumerate(mode) if m == _SLOTS]
         if need:
             sub = per.gather(need).select("attrs", *[f"{p}fill_{c}" for c in FILL_COLUMNS for p in ("", "src_")],
@@ -344,42 +350,71 @@ class _Plan:
                 if slot is None:
                     mode[i] = _REDO
                 else:
-                    by_k.setdefault(slot.pop("k"), []).append({"code": i, **slot})
+                    k = slot.pop("k")
+                    rows = by_k.setdefault(k, [])
+                    bucket[i], at[i] = k, len(rows)
+                    rows.append(slot)
         buckets = {k: pl.DataFrame(rows, schema=_slot_schema(k), orient="row") for k, rows in by_k.items()}
-        return cls(pl.Series(mode, dtype=pl.UInt8), buckets)
+        return cls(pl.Series(mode, dtype=pl.UInt8), buckets, pl.Series(bucket, dtype=pl.UInt8),
+                   pl.Series(at, dtype=pl.UInt32))
 
-    def cut(self, rows: pl.Series, codes: pl.Series, msg: pl.Series) -> pl.DataFrame:
+    def cut(self, rows: pl.Series, codes: pl.Series, msg: pl.Series) -> list[pl.DataFrame]:
         """Fills, epoch and attrs of ``rows`` of slotted shapes: the shape's, digit values
-        cut from each message (with ``row``)."""
-        df = pl.DataFrame({"row": rows, "code": codes, "m": msg})
-        cut = lambda s, ln: pl.col("m").str.slice(s, ln)  # noqa: E731
-        fills = [
-            pl.when(pl.col(f"fs_{c}").is_not_null()).then(cut(pl.col(f"fs_{c}"), pl.col(f"fl_{c}")))
-            .cast(pl.Int32, strict=False).alias(f"fill_{c}")
-            for c in FILL_COLUMNS
-        ]
-        epoch = (
-            pl.when(pl.col("es").is_not_null()).then(cut(pl.col("es"), pl.col("el")))
-            .cast(pl.Int64, strict=False).alias("epoch_s")
-        )
-        parts = []
-        for k, table in self.buckets.items():
-            part = df.join(table, on="code", how="inner")
-            if part.height == 0:
-                continue
-            entries = []
-            for j in range(k):
-                start = pl.col(f"s_{j}")
-                value = pl.when(start.is_not_null()).then(cut(start, pl.col(f"l_{j}"))).otherwise(pl.col(f"v_{j}"))
-                entries.append(pl.struct(pl.col(f"k_{j}").alias("key"), value.alias("value")))
-            # concat_arr, not concat_list: several times faster for structs
-            attrs = pl.concat_arr(entries).arr.to_list() if entries else pl.lit([], dtype=ATTR_TYPE)
-            parts.append(part.select("row", attrs.cast(ATTR_TYPE).alias("attrs"), *fills, epoch))
-        return pl.concat(parts).select("row", *_CUT_COLUMNS)
+        cut from each message (with ``row``; a frame per bucket, not in row order)."""
+        bucket = self.bucket.gather(codes)
+        # rows of one bucket made contiguous by one sort, then each bucket's slice gets
+        # its shapes' slots by a gather (a join per bucket scanned every row each time)
+        order = bucket.arg_sort()
+        df = pl.DataFrame({"row": rows, "m": msg, "at": self.at.gather(codes), "b": bucket}).gather(order)
+        sizes = df.get_column("b").value_counts(sort=False)
+        start, parts = 0, []
+        for k, n in sorted(sizes.iter_rows()):
+            part = df.slice(start, n)
+            start += n
+            exprs, wanted = _cut_exprs(k, self.buckets[k])
+            if wanted:  # only the slots that vary between the bucket's shapes, per row
+                part = part.hstack(self.buckets[k].select(wanted).gather(part.get_column("at")))
+            parts.append(part.select("row", *exprs))
+        return parts
+
+
+def _cut_exprs(k: int, table: pl.DataFrame) -> tuple[list[pl.Expr], list[str]]:
+    """attrs, fills and epoch_s of a bucket's rows (messages in ``m``), and the columns
+    of its table they read per row.
+
+    Decided per bucket: a key, or a value, shared by all of the bucket's shapes is a
+    literal; a position set on all of its rows or on none needs no test per row.
+    """
+    wanted: list[str] = []
+
+    def column(name: str) -> pl.Expr:
+        values = table.get_column(name)
+        if values.n_unique() == 1:
+            return pl.lit(values[0], dtype=values.dtype)
+        wanted.append(name)
+        return pl.col(name)
+
+    def cut(start: str, length: str, otherwise: str | None) -> pl.Expr:
+        nulls = table.get_column(start).null_count()
+        other = pl.lit(None, dtype=pl.Utf8) if otherwise is None or nulls == 0 else column(otherwise)
+        if nulls == table.height:
+            return other
+        sliced = pl.col("m").str.slice(column(start), column(length))
+        return sliced if nulls == 0 else pl.when(pl.col(start).is_not_null()).then(sliced).otherwise(other)
+
+    fills = [cut(f"fs_{c}", f"fl_{c}", None).cast(pl.Int32, strict=False).alias(f"fill_{c}") for c in FILL_COLUMNS]
+    epoch = cut("es", "el", None).cast(pl.Int64, strict=False).alias("epoch_s")
+    entries = [
+        pl.struct(column(f"k_{j}").alias("key"), cut(f"s_{j}", f"l_{j}", f"v_{j}").alias("value"))
+        for j in range(k)
+    ]
+    # concat_arr, not concat_list: several times faster for structs
+    attrs = pl.concat_arr(entries).arr.to_list() if entries else pl.lit([], dtype=ATTR_TYPE)
+    return [attrs.cast(ATTR_TYPE).alias("attrs"), *fills, epoch], list(dict.fromkeys(wanted))
 
 
 def _slot_schema(k: int) -> dict[str, pl.DataType]:
-    schema: dict[str, pl.DataType] = {"code": pl.UInt32}
+    schema: dict[str, pl.DataType] = {}
     for j in range(k):
         schema |= {f"k_{j}": pl.Utf8, f"v_{j}": pl.Utf8, f"s_{j}": pl.Int64, f"l_{j}": pl.Int64}
     schema |= {f"fs_{c}": pl.Int64 for c in FILL_COLUMNS} | {f"fl_{c}": pl.Int64 for c in FILL_COLUMNS}
@@ -530,8 +565,9 @@ def _defaults(ev: pl.DataFrame) -> pl.DataFrame:
             pl.when(pl.col("ts_format").is_in(list(_KERNEL_TS_FORMATS))).then(pl.lit("kernel")),
             pl.when(has_rank).then(pl.lit("app")).otherwise(pl.lit("unknown")),
         ).alias("source"),
-        pl.col("attrs").fill_null(pl.lit([], dtype=ATTR_TYPE)),
     )
+    if ev.get_column("attrs").null_count():  # match_messages gives none; a caller's frame may
+        ev = ev.with_columns(pl.col("attrs").fill_null(pl.lit([], dtype=ATTR_TYPE)))
     # A torchrun failure entry right after "Root Cause (first observed failure):"
     # is the agent's root cause (evidence, not verdict: see DESIGN.md). (Only looked
     # for where there is such a header: the window and list concat cost every row.)
