@@ -128,7 +128,8 @@ def _apply_cr_rules(lines: pl.Series, buf: bytes, stop: int) -> pl.Series:
         # column operations below, which are a fixed cost per chunk
         idx = lines.str.contains("\r", literal=True).arg_true()
         return lines.scatter(idx, [final_state(x) for x in lines.gather(idx).to_list()]) if idx.len() else lines
-    lines = lines.str.strip_suffix("\r")
+    if buf.find(b"\r\n", 0, stop) >= 0 or buf[stop - 1] == 0x0D:  # some line ends with \r
+        lines = lines.str.strip_suffix("\r")
     idx = lines.str.contains("\r", literal=True).arg_true()
     if idx.len() == 0:
         return lines
