@@ -205,7 +205,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
 
     line_shapes = digit_shapes(df.get_column("text"))
     ev = fold(df, carry_cols=_CARRY, shaped=line_shapes)
-    ev = ev.filter(pl.col("message").str.strip_chars().str.len_bytes() > 0)
+    ev = ev.filter(_not_blank(ev.get_column("message")))
     # Path facts rank below the line's own prefix; Slurm's task id stands in for
     # the rank only when nothing else names one (one task per rank).
     ev = ev.with_columns(
@@ -255,6 +255,22 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         pl.col("part"),
         _host_attr(),
     )
+
+
+def _not_blank(messages: pl.Series) -> pl.Series:
+    """Does each message hold a non-whitespace character?
+
+    Only a message that is empty or starts with whitespace (ASCII, or any non-ASCII
+    byte: Unicode spaces among them) can be blank, and only those few are stripped
+    to find out: stripping every message copied them all.
+    """
+    first = messages.cast(pl.Binary).bin.get(0, null_on_oob=True)
+    maybe = (first.is_null() | (first == 32) | first.is_between(9, 13) | (first >= 0x80)).fill_null(True)
+    idx = maybe.arg_true()
+    keep = pl.repeat(True, messages.len(), dtype=pl.Boolean, eager=True)
+    if idx.len() == 0:
+        return keep
+    return keep.scatter(idx, messages.gather(idx).str.strip_chars().str.len_bytes() > 0)
 
 
 def _shape_column(shapes: pl.Series, codes: pl.Series) -> pl.Series:

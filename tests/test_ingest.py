@@ -10,6 +10,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from correlator.ingest import IngestOptions, NothingToRead, ingest
 from correlator.query import open_timeline
@@ -500,3 +502,15 @@ def test_the_command_entry_point_imports_nothing_heavy():
             "print(sorted(m for m in sys.modules if m.startswith(('correlator.', 'duckdb', 'polars'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == f"[{module!r}]"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.text(max_size=8), st.text(alphabet=" \t\r\n\x0b\x0c\u00a0\u0085\u2003\u3000x", max_size=6)),
+                max_size=40))
+def test_blank_messages_are_found_as_stripping_every_one_would(texts):
+    import polars as pl
+
+    from correlator.ingest import _not_blank
+
+    s = pl.Series(texts, dtype=pl.String)
+    assert _not_blank(s).to_list() == (s.str.strip_chars().str.len_bytes() > 0).to_list()
