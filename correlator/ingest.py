@@ -120,7 +120,12 @@ def _stream_key(df: pl.DataFrame, files: _Files) -> pl.Expr:
     and a per-rank file's ``[rank2]:`` traceback joins its unprefixed lines.
     In a batch of several files, the file is part of the key.
     """
-    rank = pl.coalesce(pl.col("rank"), files.fact("rank")).cast(pl.Utf8).fill_null("")
+    fact = files.fact("rank")
+    named = df.get_column("rank").drop_nulls().unique().to_list()
+    # A per-rank file whose lines name no rank but the path's: the key is one
+    # literal, not a cast and a concatenation on every row.
+    same = not named or (files.n == 1 and named == files._values("rank"))
+    rank = (fact if same else pl.coalesce(pl.col("rank"), fact)).cast(pl.Utf8).fill_null("")
     if files.all_null("local_rank") and df.select(
         pl.all_horizontal(pl.col(c).is_null().all() for c in ("task", "local_rank", "host", "pid"))
     ).item():
@@ -265,7 +270,7 @@ def _not_blank(messages: pl.Series) -> pl.Series:
     to find out: stripping every message copied them all.
     """
     first = messages.cast(pl.Binary).bin.get(0, null_on_oob=True)
-    maybe = (first.is_null() | (first == 32) | first.is_between(9, 13) | (first >= 0x80)).fill_null(True)
+    maybe = (~first.is_between(0x21, 0x7F)).fill_null(True)  # not a visible ASCII character
     idx = maybe.arg_true()
     keep = pl.repeat(True, messages.len(), dtype=pl.Boolean, eager=True)
     if idx.len() == 0:
