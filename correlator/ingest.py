@@ -270,7 +270,7 @@ def _not_blank(messages: pl.Series) -> pl.Series:
     to find out: stripping every message copied them all.
     """
     first = messages.cast(pl.Binary).bin.get(0, null_on_oob=True)
-    maybe = (~first.is_between(0x21, 0x7F)).fill_null(True)  # not a visible ASCII character
+    maybe = (~first.is_between(0x21, 0x7F)).fill_null(True)  # a printable ASCII start is never blank
     idx = maybe.arg_true()
     keep = pl.repeat(True, messages.len(), dtype=pl.Boolean, eager=True)
     if idx.len() == 0:
