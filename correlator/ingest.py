@@ -124,7 +124,7 @@ def _stream_key(df: pl.DataFrame, files: _Files) -> pl.Expr:
     named = df.get_column("rank").drop_nulls().unique().to_list()
     # A per-rank file whose lines name no rank but the path's: the key is one
     # literal, not a cast and a concatenation on every row.
-    same = not named or (files.n == 1 and named == files._values("rank"))
+    same = not named or (files.n == 1 and named == files.values("rank"))
     rank = (fact if same else pl.coalesce(pl.col("rank"), fact)).cast(pl.Utf8).fill_null("")
     if files.all_null("local_rank") and df.select(
         pl.all_horizontal(pl.col(c).is_null().all() for c in ("task", "local_rank", "host", "pid"))
@@ -158,20 +158,21 @@ class _Files:
     def n(self) -> int:
         return len(self.rels)
 
-    def _values(self, name: str) -> list:
+    def values(self, name: str) -> list:
+        """Each file's ``PathFacts.<name>`` (or ``file``, its path), in batch order."""
         return [getattr(f, name) for f in self.facts] if name != "file" else self.rels
 
     def fact(self, name: str) -> pl.Expr:
         """Each row's file's ``PathFacts.<name>`` (or ``file``, its path)."""
         dtype = {"rank": pl.Int32, "local_rank": pl.Int32, "node": pl.Utf8, "node_level": pl.Boolean,
                  "file": pl.Utf8}[name]
-        values = self._values(name)
+        values = self.values(name)
         if len(set(values)) == 1:
             return pl.lit(values[0], dtype=dtype)
         return pl.lit(pl.Series(values, dtype=dtype)).gather(pl.col("fi"))
 
     def all_null(self, name: str) -> bool:
-        return all(v is None for v in self._values(name))
+        return all(v is None for v in self.values(name))
 
 
 def _lines_to_events(
