@@ -16,10 +16,12 @@ dropped trailing columns are touched, by their ids in ``parquet.thrift``.
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 _MAGIC = b"PAR1"
@@ -308,6 +310,20 @@ def _drop_trailing(schema: list, drop: Sequence[str]) -> int:
     return len(drop)
 
 
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Decoded footers are a few hundred thousand small lists without cycles; the
+    cyclic GC, triggered again and again by their allocation, walked every object
+    of the process each time (the 1 GB bench: 0.3-0.8 s of decoding -> 0.1 s)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def concat_parquet(
     parts: Sequence[str | Path], out: str | Path, *, drop_columns: Sequence[str] = (),
     key_value_metadata: dict[str, str] | None = None,
@@ -319,6 +335,14 @@ def concat_parquet(
     ``key_value_metadata`` replaces the parts' own (which includes pyarrow's
     ``ARROW:schema`` of the undropped schema, so it is never kept).
     """
+    with _no_gc():
+        return _concat(parts, out, drop_columns, key_value_metadata)
+
+
+def _concat(
+    parts: Sequence[str | Path], out: str | Path, drop_columns: Sequence[str],
+    key_value_metadata: dict[str, str] | None,
+) -> int:
     if not parts:
         raise ParquetConcatError("no Parquet files to concatenate")
     out = Path(out)
