@@ -137,3 +137,24 @@ def test_without_copy_file_range_the_bytes_are_copied_by_hand(tmp_path, monkeypa
         pq.write_table(_table(start, n), parts[-1], row_group_size=256, **_WRITE)
     concat_parquet(parts, tmp_path / "out.parquet", drop_columns=["keep_me_not", "nor_me"])
     assert pq.read_table(tmp_path / "out.parquet").equals(_table(0, 1000).drop_columns(["keep_me_not", "nor_me"]))
+
+
+def test_the_cyclic_gc_is_off_while_footers_are_decoded_and_back_on_after(tmp_path, monkeypatch):
+    """Allocating the decoded footers' many small lists kept triggering collections
+    that walked every object of the process; the GC's state is restored even when
+    the concatenation fails."""
+    import gc
+
+    import correlator.parquet_concat as pc_mod
+
+    pq.write_table(_table(0, 100), tmp_path / "a.parquet", **_WRITE)
+    seen = []
+    real = pc_mod.decode_struct
+    monkeypatch.setattr(pc_mod, "decode_struct", lambda data: seen.append(gc.isenabled()) or real(data))
+    assert gc.isenabled()
+    concat_parquet([tmp_path / "a.parquet"], tmp_path / "out.parquet")
+    assert seen == [False] and gc.isenabled()
+    (tmp_path / "bad.parquet").write_bytes(b"PAR1 not really")
+    with pytest.raises(ParquetConcatError):
+        concat_parquet([tmp_path / "a.parquet", tmp_path / "bad.parquet"], tmp_path / "out2.parquet")
+    assert gc.isenabled()
