@@ -92,6 +92,14 @@ def _fast(regex: str) -> str:
     return regex.replace(r"\b", r"(?-u:\b)")
 
 
+_WHOLE = "__whole_match"
+
+
+@cache
+def _with_whole(regex: str) -> str:
+    return f"(?P<{_WHOLE}>{regex})"
+
+
 @cache
 def _py_regex(idx: int) -> re.Pattern[str] | None:
     try:
@@ -149,14 +157,23 @@ def _apply_pattern(
     """
     regex, names, attr_fields, facts_exprs = _pattern_exprs(idx)
     sub = msg.gather(rows)
-    if regex:
+    if regex and names:
+        # one pass for both questions: the whole match is a group of its own (a
+        # match may leave every named group empty), not a `contains` first
+        groups = sub.str.extract_groups(_with_whole(regex)).struct.unnest()
+        ok = groups.get_column(_WHOLE).is_not_null()
+        if not ok.any():
+            return None
+        df = groups.drop(_WHOLE).with_columns(row=rows).filter(ok)
+        rows, sub = df.get_column("row"), sub.filter(ok)
+    elif regex:
         ok = sub.str.contains(regex).fill_null(False)
         if not ok.any():
             return None
         rows, sub = rows.filter(ok), sub.filter(ok)
-    df = pl.DataFrame({"row": rows})
-    if names:
-        df = df.with_columns(sub.str.extract_groups(regex).struct.unnest())
+        df = pl.DataFrame({"row": rows})
+    else:
+        df = pl.DataFrame({"row": rows})
     facts = df.select(facts_exprs)
     long = (
         df.select("row", *attr_fields)

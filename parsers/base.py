@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 # Column names the engine uses while merging attrs; a group may not be called so.
-RESERVED_GROUPS = frozenset({"row", "key", "value", "pat", "envelope", "kind", "source", "level"})
+RESERVED_GROUPS = frozenset({"row", "key", "value", "pat", "envelope", "kind", "source", "level", "__whole_match"})
 
 
 @dataclass(frozen=True)

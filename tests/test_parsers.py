@@ -150,3 +150,24 @@ def test_unrecognised_line_without_rank_is_unknown_and_with_rank_is_app():
     ev = _classify(["just some text", "just some text"], rank=[None, 3])
     assert ev["source"].to_list() == ["unknown", "app"]
     assert ev["kind"].to_list() == [None, None]
+
+
+def test_a_match_that_leaves_every_named_group_empty_is_still_a_match(monkeypatch):
+    """A pattern's groups and whether it matched come from one capture pass (the
+    whole match is a group of its own): a match with only optional groups, none
+    taken, must count, and a line that does not match must not."""
+    import correlator.classify as classify_mod
+    from parsers.base import Pattern
+
+    optional = Pattern(name="test.optional", triggers=("widget",), regex=r"widget ready(?: id=(?P<widget_id>\d+))?",
+                       source="app")
+    monkeypatch.setattr(classify_mod, "PATTERNS", [optional])
+    classify_mod._pattern_exprs.cache_clear()
+    try:
+        msg = pl.Series(["widget ready", "widget ready id=7", "widget broken"])
+        facts, long = classify_mod._apply_pattern(0, optional, pl.Series([0, 1, 2], dtype=pl.UInt32), msg)
+    finally:
+        classify_mod._pattern_exprs.cache_clear()
+    assert facts.get_column("row").to_list() == [0, 1]
+    assert facts.get_column("kind").to_list() == ["test.optional"] * 2
+    assert long.select("row", "key", "value").rows() == [(1, "widget_id", "7")]
