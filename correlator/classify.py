@@ -391,13 +391,15 @@ class _Plan:
             exprs, wanted = _cut_exprs(k, self.buckets[k])
             if wanted:  # only the slots that vary between the bucket's shapes, per row
                 part = part.hstack(self.buckets[k].select(wanted).gather(part.get_column("at")))
-            parts.append(part.select("row", *exprs))
+            got = part.select("row", *exprs)
+            attrs = _rows_of([got.get_column(f"_e{j}") for j in range(k)], n)
+            parts.append(got.select("row", *_CUT_COLUMNS[:-1]).with_columns(attrs.alias("attrs")))
         return parts
 
 
 def _cut_exprs(k: int, table: pl.DataFrame) -> tuple[list[pl.Expr], list[str]]:
-    """attrs, fills and epoch_s of a bucket's rows (messages in ``m``), and the columns
-    of its table they read per row.
+    """The k attr entries (``_e0``..), fills and epoch_s of a bucket's rows (messages
+    in ``m``), and the columns of its table they read per row.
 
     Decided per bucket: a key, or a value, shared by all of the bucket's shapes is a
     literal; a position set on all of its rows or on none needs no test per row.
@@ -422,12 +424,25 @@ def _cut_exprs(k: int, table: pl.DataFrame) -> tuple[list[pl.Expr], list[str]]:
     fills = [cut(f"fs_{c}", f"fl_{c}", None).cast(pl.Int32, strict=False).alias(f"fill_{c}") for c in FILL_COLUMNS]
     epoch = cut("es", "el", None).cast(pl.Int64, strict=False).alias("epoch_s")
     entries = [
-        pl.struct(column(f"k_{j}").alias("key"), cut(f"s_{j}", f"l_{j}", f"v_{j}").alias("value"))
+        pl.struct(column(f"k_{j}").alias("key"), cut(f"s_{j}", f"l_{j}", f"v_{j}").alias("value")).alias(f"_e{j}")
         for j in range(k)
     ]
-    # concat_arr, not concat_list: several times faster for structs
-    attrs = pl.concat_arr(entries).arr.to_list() if entries else pl.lit([], dtype=ATTR_TYPE)
-    return [attrs.cast(ATTR_TYPE).alias("attrs"), *fills, epoch], list(dict.fromkeys(wanted))
+    return [*entries, *fills, epoch], list(dict.fromkeys(wanted))
+
+
+def _rows_of(entries: list[pl.Series], n: int) -> pl.Series:
+    """Per row, the list of its ``entries`` (k struct columns of ``n`` rows each).
+
+    The k columns are laid end to end and gathered in row order, then cut into rows
+    of k: three times faster than ``concat_arr`` of the structs (concat_list is
+    slower still), and no string is copied (Polars' strings are views).
+    """
+    k = len(entries)
+    if k == 0:
+        return pl.repeat([], n, dtype=ATTR_TYPE, eager=True)
+    flat = pl.concat(entries, rechunk=False)
+    at = pl.int_range(n * k, dtype=pl.UInt32, eager=True)
+    return flat.gather((at % k) * n + at // k).reshape((n, k)).arr.to_list().cast(ATTR_TYPE)
 
 
 def _slot_schema(k: int) -> dict[str, pl.DataType]:
