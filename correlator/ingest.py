@@ -441,7 +441,11 @@ def _summary(table: pa.Table) -> pa.Table:
         pc.is_valid(table.column("ts")),
         pc.and_kleene(pc.is_null(table.column("ts_year")), pc.invert(table.column("ts_estimated").fill_null(False))),
     )
-    year = pc.if_else(full_stamp, pc.year(table.column("ts")), pa.scalar(None, pa.int64()))
+    lo, hi = pc.min_max(pc.filter(table.column("ts"), full_stamp)).values()
+    if lo.is_valid and lo.as_py().year == hi.as_py().year:  # nearly always: one year, no per-row year
+        year = pc.if_else(full_stamp, pa.scalar(lo.as_py().year, pa.int64()), pa.scalar(None, pa.int64()))
+    else:
+        year = pc.if_else(full_stamp, pc.year(table.column("ts")), pa.scalar(None, pa.int64()))
     keyed = table.select(_SUMMARY_KEYS[:-1]).append_column("year", year)
     counted = keyed.group_by(_SUMMARY_KEYS, use_threads=False).aggregate([([], "count_all")])
     counted = counted.select([*_SUMMARY_KEYS, "count_all"]).append_column(

@@ -9,6 +9,7 @@ import tarfile
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -461,6 +462,34 @@ def test_a_files_last_events_get_a_row_group_of_their_own(tmp_path, monkeypatch)
     monkeypatch.setattr(ingest_mod, "_TAIL_ROWS", 30)
     con = _timeline(root, tmp_path)
     assert con.execute(f"SELECT count(DISTINCT row_group_id) FROM {meta}").fetchall() == [(1,)]
+
+
+@pytest.mark.parametrize("days", [("2024-05-01", "2024-05-01"), ("2024-12-31", "2025-01-01")])
+def test_part_summaries_count_full_stamps_per_year(tmp_path, days):
+    """Stage 2 picks the job's year from these counts: a stamp's year when it
+    carries one, null for estimated and year-less stamps (one year per part is
+    the fast path, a part across New Year the general one)."""
+    import collections
+
+    import correlator.ingest as ingest_mod
+    from correlator.discover import discover
+    from correlator.problems import ProblemLog
+
+    text = (f"{days[0]} 23:59:58,000 - INFO - __main__ - step 1 loss 2.0\n"
+            "Traceback (most recent call last):\nValueError: x\n"
+            f"{days[1]} 00:00:01,000 - INFO - __main__ - step 2 loss 2.0\n"
+            "I0501 12:00:00.123456 1234 main.cc:10] a glog line without a year\n")
+    _write(tmp_path / "job" / "rank0.log", text.encode())
+    f = discover(tmp_path / "job", ProblemLog(echo=False))[0]
+    opts = ingest_mod.IngestOptions(echo_problems=False)
+    table = pa.concat_tables(t for t, _ in ingest_mod._file_events(f, "j", "UTC", opts, ProblemLog(echo=False)))
+    expect: collections.Counter = collections.Counter()
+    for r in table.to_pylist():
+        full = r["ts"] is not None and r["ts_year"] is None and not r["ts_estimated"]
+        expect[(r["ts_year"], r["ts"].year if full else None)] += 1
+    got = ingest_mod._summary(table).to_pylist()
+    assert collections.Counter({(r["ts_year"], r["year"]): r["n"] for r in got}) == expect
+    assert {y for _, y in expect if y is not None} == {int(d[:4]) for d in days}
 
 
 def _comm_init(i: int) -> bytes:
