@@ -81,11 +81,14 @@ _MEMO = ShapeMemo()
 def templates(
     messages: pl.Series, shapes: pl.Series | None = None, codes: pl.Series | None = None
 ) -> pl.Series:
-    """The template of each message; ``shapes``/``codes`` = ``digit_shapes(messages)`` if known."""
+    """The template of each message, as an Enum of the batch's templates (it becomes
+    an Arrow dictionary as it is: no string is copied per row, nor hashed again);
+    ``shapes``/``codes`` = ``digit_shapes(messages)`` if known."""
     if shapes is None or codes is None:
         shapes, codes = digit_shapes(messages)
     keys = pc.dictionary_encode(_same_mask(_key(shapes)).to_arrow())
     distinct = pl.Series(keys.dictionary.cast(pa.large_string()))
     masked = _MEMO.answer(distinct, lambda k: pl.DataFrame({"template": mask(k)})).get_column("template")
-    per_shape = masked.gather(pl.Series(keys.indices).cast(pl.UInt32))
+    per_key = masked.cast(pl.Enum(masked.drop_nulls().unique(maintain_order=True)))
+    per_shape = per_key.gather(pl.Series(keys.indices).cast(pl.UInt32))
     return per_shape.gather(codes).alias("template")
