@@ -8,9 +8,18 @@ would load DuckDB and the rulebook (~0.15 s each) before parsing a line.
 
 
 def main() -> None:
-    from correlator.cli import main as cli
+    import sys
 
-    cli()
+    from correlator import workers
+
+    # a big log directory: the workers import the parser while the CLI loads
+    workers.start_for_command(sys.argv[1:])
+    try:
+        from correlator.cli import main as cli
+
+        cli()
+    finally:
+        workers.discard_early()  # a usage error, or an ingest that needed none
 
 
 if __name__ == "__main__":

@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import multiprocessing as mp
 import os
 import shutil
 import tempfile
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
@@ -59,6 +57,7 @@ from correlator.shapes import digit_shapes, with_new_texts
 from correlator.templates import templates
 from correlator.timeline import EVENT_SCHEMA, FILE_SCHEMA, SCHEMA_VERSION, sql_literal
 from correlator.timestamps import parse_timestamps
+from correlator.workers import PARALLEL_MIN_BYTES, worker_pool
 
 if TYPE_CHECKING:  # imported where stage 2 runs: a worker process never needs it (90 ms)
     import duckdb
@@ -758,8 +757,6 @@ def _work_on_small(
     return alone + [(i, by_rel.get(f.rel, []), *counts.get(f.rel, (0, 0))) for i, f in items if i not in done]
 
 
-# Below this much input, starting worker processes costs more than it saves.
-_PARALLEL_MIN_BYTES = 16 << 20
 # Files up to this size (of text) are read several to a batch.
 _SMALL_FILE_BYTES = 4 << 20
 _SMALL_BATCH_BYTES = 8 << 20
@@ -780,7 +777,7 @@ def ingest(
     files = _apply_ignores(target, discover(target, problems), opts.exclude, problems)
     scratch = tempfile.mkdtemp(prefix="correlator-")
     try:
-        with _worker_pool(_worker_count(files, opts)) as pool:
+        with worker_pool(_worker_count(files, opts)) as pool:
             per_file = _run_stage1(files, job, opts, scratch, problems, pool)
             total_events = sum(e for e, _ in per_file.values())
             if total_events == 0:
@@ -899,57 +896,11 @@ def _tasks(files: list[InputFile], opts: IngestOptions) -> list[list[tuple[int, 
 
 def _worker_count(files: list[InputFile], opts: IngestOptions) -> int:
     workers = max(1, min(opts.workers or os.cpu_count() or 1, len(files)))
-    if opts.workers is None and sum(f.size for f in files) < _PARALLEL_MIN_BYTES:
+    if opts.workers is None and sum(f.size for f in files) < PARALLEL_MIN_BYTES:
         workers = 1
     if any(f.rel == "<stdin>" for f in files):
         workers = 1  # standard input was spooled by this process only
     return workers
-
-
-# Polars' allocator (jemalloc) gives freed pages back to the kernel after 0.5-1 s
-# (the decay Polars sets at import), so a worker faulted its memory in again for
-# nearly every batch: 5-6 CPU-seconds of kernel time on the 1 GB bench. Kept 30 s,
-# it is 2.5 s, and the ingest about 1.5 s faster; peak RSS does not change (a
-# batch's peak is the same either way).
-_JEMALLOC_CONF = "_RJEM_MALLOC_CONF"
-_WORKER_DECAY = "dirty_decay_ms:30000,muzzy_decay_ms:30000"
-
-
-def _worker_jemalloc_conf(current: str | None) -> str:
-    """The conf a worker starts with. Polars put its defaults first in this process's
-    (and will again in the worker's); a user's own setting followed them, and still
-    comes after ours, so it wins."""
-    user = (current or "").split(",")
-    user = [kv for kv in user if kv and kv not in ("dirty_decay_ms:500", "muzzy_decay_ms:1000")]
-    return ",".join([_WORKER_DECAY, *user])
-
-
-@contextmanager
-def _worker_pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
-    """Worker processes for both stages (None: work in this process)."""
-    if workers == 1:
-        yield None
-        return
-    # "spawn", not "fork": Polars' thread pool does not survive a fork. One Polars
-    # thread per worker: the workers already fill the cores, and threads on top
-    # of them only contend (measured: stage 1 ~15% faster on 2 cores).
-    saved = {k: os.environ.get(k) for k in ("POLARS_MAX_THREADS", _JEMALLOC_CONF)}
-    os.environ["POLARS_MAX_THREADS"] = "1"  # read by each worker's Polars at import
-    os.environ[_JEMALLOC_CONF] = _worker_jemalloc_conf(saved[_JEMALLOC_CONF])
-    try:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"))
-        try:
-            yield pool
-        finally:
-            # not waiting for the workers to exit (0.15 s on the bench, for a
-            # jemalloc heap each to free): the output is written meanwhile
-            pool.shutdown(wait=False, cancel_futures=True)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 def _run_stage1(

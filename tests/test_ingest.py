@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import os
 import tarfile
 from pathlib import Path
 
@@ -424,16 +425,59 @@ def _worker_env() -> tuple[str | None, str | None]:
 
 
 def test_workers_keep_freed_memory_longer_unless_the_user_says_otherwise(monkeypatch):
-    import correlator.ingest as ingest_mod
+    from correlator import workers
 
     # this process's Polars put its own decay first; a user's setting came after it
-    assert ingest_mod._worker_jemalloc_conf("dirty_decay_ms:500,muzzy_decay_ms:1000") == ingest_mod._WORKER_DECAY
-    assert ingest_mod._worker_jemalloc_conf(
-        "dirty_decay_ms:500,muzzy_decay_ms:1000,dirty_decay_ms:0") == ingest_mod._WORKER_DECAY + ",dirty_decay_ms:0"
-    with ingest_mod._worker_pool(2) as pool:
+    assert workers.worker_jemalloc_conf("dirty_decay_ms:500,muzzy_decay_ms:1000") == workers.WORKER_DECAY
+    assert workers.worker_jemalloc_conf(
+        "dirty_decay_ms:500,muzzy_decay_ms:1000,dirty_decay_ms:0") == workers.WORKER_DECAY + ",dirty_decay_ms:0"
+    before = {k: os.environ.get(k) for k in ("POLARS_MAX_THREADS", workers.JEMALLOC_CONF)}
+    with workers.worker_pool(2) as pool:
         conf, threads = pool.submit(_worker_env).result()
     # the worker's Polars puts its defaults first again; ours come after and win
-    assert conf.endswith(ingest_mod._WORKER_DECAY) and threads == "1"
+    assert conf.endswith(workers.WORKER_DECAY) and threads == "1"
+    # workers started early, before the command loaded: the same settings, and this
+    # process's environment is left as it was
+    workers.start_early(2)
+    assert {k: os.environ.get(k) for k in before} == before
+    with workers.worker_pool(2) as pool:
+        conf, threads = pool.submit(_worker_env).result()
+    assert conf.endswith(workers.WORKER_DECAY) and threads == "1"
+    assert {k: os.environ.get(k) for k in before} == before
+
+
+def test_workers_are_started_early_only_for_a_big_log_directory(tmp_path, monkeypatch):
+    from concurrent.futures import ProcessPoolExecutor
+
+    from correlator import workers
+
+    started: list[int] = []
+    monkeypatch.setattr(workers, "start_early", started.append)
+    monkeypatch.setattr(workers, "PARALLEL_MIN_BYTES", 1000)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    big, small = tmp_path / "big", tmp_path / "small"
+    _write(big / "node-0" / "rank0.log", b"x" * 600)
+    _write(big / "node-1" / "rank1.log", b"x" * 600)
+    _write(small / "rank0.log", b"x" * 600)
+    _write(small / "timeline.parquet", b"x" * 6000)  # not a log: not counted
+    assert workers.start_for_command(["analyze", str(big)]) and started == [2]
+    assert workers.start_for_command(["ingest", "--tz", "UTC", str(big), "--out", "t.parquet"])
+    for args in (["analyze", str(small)], ["analyze", str(big), "--workers", "1"], ["schema"],
+                 ["analyze", str(small / "timeline.parquet")], ["eval", str(big)], []):
+        assert not workers.start_for_command(args), args
+    assert started == [2, 2]
+    # workers nothing takes are shut down: by an ingest that needs one process, or at exit
+    monkeypatch.undo()
+    workers.start_early(2)
+    early = workers._early[0]
+    with workers.worker_pool(1) as pool:
+        assert pool is None
+    assert workers._early is None and early._shutdown_thread
+    workers.start_early(2)
+    workers.discard_early()
+    assert workers._early is None
+    with workers.worker_pool(2) as pool:  # and a later ingest spawns its own
+        assert isinstance(pool, ProcessPoolExecutor) and pool is not early
 
 
 def test_a_files_last_events_get_a_row_group_of_their_own(tmp_path, monkeypatch):
