@@ -460,9 +460,11 @@ def test_workers_are_started_early_only_for_a_big_log_directory(tmp_path, monkey
     _write(big / "node-1" / "rank1.log", b"x" * 600)
     _write(small / "rank0.log", b"x" * 600)
     _write(small / "timeline.parquet", b"x" * 6000)  # not a log: not counted
+    one = tmp_path / "one"
+    _write(one / "launcher.log", b"x" * 6000)  # one file: parsed by one process
     assert workers.start_for_command(["analyze", str(big)]) and started == [2]
     assert workers.start_for_command(["ingest", "--tz", "UTC", str(big), "--out", "t.parquet"])
-    for args in (["analyze", str(small)], ["analyze", str(big), "--workers", "1"], ["schema"],
+    for args in (["analyze", str(small)], ["analyze", str(one)], ["analyze", str(big), "--workers", "1"], ["schema"],
                  ["analyze", str(small / "timeline.parquet")], ["eval", str(big)], []):
         assert not workers.start_for_command(args), args
     assert started == [2, 2]
