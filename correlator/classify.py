@@ -297,7 +297,7 @@ def match_messages(
     mode = plan.mode.gather(codes)
     row = pl.int_range(n, dtype=pl.UInt32, eager=True)
     # The columns whose values may differ between rows of a shape, put in row order
-    # by one sort; the shape's words (kind, source, level, logger) are gathered once,
+    # by one gather; the shape's words (kind, source, level, logger) are gathered once,
     # and only the rows matched line by line get their own.
     varying = ["row", *_CUT_COLUMNS]
     parts = []
@@ -313,8 +313,11 @@ def match_messages(
         own = _finish(_match_rows(msg.gather(redo), shaped=False)).with_columns(row=redo)
         parts.append(own)
         words = words.with_columns(words.get_column(c).scatter(redo, own.get_column(c)) for c in _WORD_COLUMNS)
-    ordered = pl.concat([p.select(varying) for p in parts]).sort("row")
-    return words.hstack(ordered.drop("row")).select(*_OUT_COLUMNS, "attrs")
+    # every row is in one part: one gather by the inverse permutation puts them in
+    # order (a sort costs more; a gather from unmerged parts far more, for the attrs)
+    merged = pl.concat([p.select(varying) for p in parts], rechunk=True)
+    at = pl.zeros(n, pl.UInt32, eager=True).scatter(merged.get_column("row"), row)
+    return words.hstack(merged.drop("row").gather(at)).select(*_OUT_COLUMNS, "attrs")
 
 
 # Unsure shapes are not remembered: they are matched line by line anyway, and are
