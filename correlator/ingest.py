@@ -541,11 +541,12 @@ def _layout(ev: pl.DataFrame, file_end: bool) -> tuple[pl.DataFrame, list[int]]:
 
     The file's last _TAIL_ROWS events (``file_end``) are a row group of their own.
     The fact-kind events before them (NCCL init lines above all) are moved after the
-    others, into that row group, when they are spread over the batch: the analysis reads their
-    attrs, and DuckDB decodes the attrs of every block of rows holding one of them
-    (the 1 GB bench, a communicator per eval: 0.6 s, against 0.08 s from a row group
-    of their own). Lines printed together (NCCL's start-up) are left where they are.
-    Gathering the rows in Polars costs ~7 ms per 15 MB (in Arrow, after the strings
+    others, into that row group, when they are spread over the batch: the analysis
+    reads their attrs, and DuckDB decodes the attrs of every block of rows holding
+    one of them (the 1 GB bench, a communicator per eval: 0.6 s, against 0.08 s from
+    a row group of their own). Lines printed together (NCCL's start-up) are left
+    where they are.
+    Gathering the rows in Polars costs ~6 ms per 15 MB (in Arrow, after the strings
     left Polars' views, ~13 ms).
     """
     n = ev.height
@@ -556,7 +557,7 @@ def _layout(ev: pl.DataFrame, file_end: bool) -> tuple[pl.DataFrame, list[int]]:
     fact = ev.get_column("kind").slice(0, body).is_in(list(FACT_KINDS)).fill_null(False)
     at = fact.arg_true()
     blocks = body // _SCAN_BLOCK + 1
-    if at.len() == 0 or (at // _SCAN_BLOCK).n_unique() * 8 <= blocks:
+    if at.len() in (0, body) or (at // _SCAN_BLOCK).n_unique() * 8 <= blocks:
         return ev, groups
     rows = pl.int_range(body, dtype=pl.UInt32, eager=True)
     order = pl.concat([rows.filter(~fact), at, pl.int_range(body, n, dtype=pl.UInt32, eager=True)])
