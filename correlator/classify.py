@@ -166,13 +166,12 @@ def _apply_pattern(
             return None
         df = groups.drop(_WHOLE).with_columns(row=rows).filter(ok)
         rows, sub = df.get_column("row"), sub.filter(ok)
-    elif regex:
-        ok = sub.str.contains(regex).fill_null(False)
-        if not ok.any():
-            return None
-        rows, sub = rows.filter(ok), sub.filter(ok)
-        df = pl.DataFrame({"row": rows})
     else:
+        if regex:
+            ok = sub.str.contains(regex).fill_null(False)
+            if not ok.any():
+                return None
+            rows, sub = rows.filter(ok), sub.filter(ok)
         df = pl.DataFrame({"row": rows})
     facts = df.select(facts_exprs)
     long = (
