@@ -199,7 +199,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     stamps = parse_timestamps(df.get_column("text"), tz=tz, default_year=PROVISIONAL_YEAR)
     df = df.with_columns(
         stamps.get_column("ts"),
-        stamps.get_column("ts_format").cast(pl.Utf8),
+        stamps.get_column("ts_format"),
         stamps.get_column("boot_s"),
         stamps.get_column("ts_needs_year"),
     )
