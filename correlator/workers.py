@@ -45,28 +45,35 @@ def _import(name: str) -> None:
     importlib.import_module(name)
 
 
-def _spawn(workers: int, warm: bool) -> ProcessPoolExecutor:
-    """A pool whose workers run one Polars thread each (the workers already fill the
-    cores, and threads on top of them only contend: stage 1 ~15% faster on 2 cores)
-    with the longer allocator decay. A process reads its environment when it starts:
-    ``warm`` starts every worker now (each importing the parser), so that this
-    process's environment can be put back at once."""
+@contextmanager
+def _worker_env() -> Iterator[None]:
+    """This process's environment as a worker's must start: one Polars thread (the
+    workers already fill the cores, and threads on top of them only contend: stage 1
+    ~15% faster on 2 cores) and the longer allocator decay; put back after."""
     saved = {k: os.environ.get(k) for k in ("POLARS_MAX_THREADS", JEMALLOC_CONF)}
     os.environ["POLARS_MAX_THREADS"] = "1"
     os.environ[JEMALLOC_CONF] = worker_jemalloc_conf(saved[JEMALLOC_CONF])
     try:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"))
-        if warm:
-            # a worker is spawned per task submitted while none is idle: one each
-            for _ in range(workers):
-                pool.submit(_import, "correlator.ingest")
-        return pool
+        yield
     finally:
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def _spawn(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes, all started now, each importing the parser.
+
+    A process reads its environment when it starts, so starting them all at once
+    lets this process's environment be put back at once (a pool spawns a worker
+    per task submitted while none is idle: one warm-up task each)."""
+    with _worker_env():
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"))
+        for _ in range(workers):
+            pool.submit(_import, "correlator.ingest")
+    return pool
 
 
 _early: tuple[ProcessPoolExecutor, int] | None = None
@@ -77,7 +84,7 @@ def start_early(workers: int) -> None:
     ``worker_pool`` of that size to take."""
     global _early
     if _early is None and workers >= 2:
-        _early = (_spawn(workers, warm=True), workers)
+        _early = (_spawn(workers), workers)
 
 
 def discard_early() -> None:
@@ -93,8 +100,7 @@ def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
     """Worker processes for both stages of one ingest (None: work in this process).
 
     Takes the workers ``start_early`` started if there are as many; otherwise
-    those are shut down and others spawned as the work is handed out (while this
-    process's environment says what theirs must).
+    those are shut down and others spawned.
     """
     global _early
     early, _early = _early, None
@@ -104,23 +110,13 @@ def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor | None]:
     if workers == 1:
         yield None
         return
-    saved = {k: os.environ.get(k) for k in ("POLARS_MAX_THREADS", JEMALLOC_CONF)}
-    if early is None:  # spawned on demand: the environment stays set while in use
-        os.environ["POLARS_MAX_THREADS"] = "1"
-        os.environ[JEMALLOC_CONF] = worker_jemalloc_conf(saved[JEMALLOC_CONF])
-    pool = early[0] if early is not None else ProcessPoolExecutor(
-        max_workers=workers, mp_context=mp.get_context("spawn"))
+    pool = early[0] if early is not None else _spawn(workers)
     try:
         yield pool
     finally:
         # not waiting for the workers to exit (0.15 s on the bench, for a jemalloc
         # heap each to free): the output is written meanwhile
         pool.shutdown(wait=False, cancel_futures=True)
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 # Commands whose TARGET may be a log directory that ingest parses.
