@@ -240,11 +240,12 @@ def _match_rows(msg: pl.Series, shaped: bool) -> pl.DataFrame:
         if col.startswith(("fill_", "epoch")):
             firsts.append(pl.col("pat").filter(pl.col(col).is_not_null()).first().alias(f"src_{col}"))
     per_row = found.group_by("row", maintain_order=True).agg(pl.col("kind").first(), *firsts)
-    # merge every matching pattern's attrs; the winner's value first per key
+    # merge every matching pattern's attrs; the winner's value first per key (a filter
+    # on the first of each (row, key) is half the cost of `unique(keep="first")`)
     attrs = (
         pl.concat(attr_parts, how="vertical_relaxed")
         .sort(["row", "envelope", "pat"], maintain_order=True)
-        .unique(subset=["row", "key"], keep="first", maintain_order=True)
+        .filter(pl.struct("row", "key").is_first_distinct())
         .group_by("row", maintain_order=True)
         .agg(pl.struct("key", "value", "pat").alias("attrs"))
     )
