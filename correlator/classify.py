@@ -279,27 +279,31 @@ def _finish(df: pl.DataFrame) -> pl.DataFrame:
 
 
 def match_messages(
-    msg: pl.Series, shapes: pl.Series | None = None, codes: pl.Series | None = None
+    msg: pl.Series, shapes: pl.Series | None = None, codes: pl.Series | None = None,
+    extra: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Kind, source, level, logger, fills, epoch_s and attrs of each message, in order.
 
     ``shapes``/``codes`` (from ``digit_shapes(msg)``) may be passed in when the
-    caller has them already.
+    caller has them already. ``extra``: attrs learned elsewhere (``row``, ``key``,
+    ``value``, rows ascending), appended after the parsers' own (see ``_merge_extras``).
     """
     n = msg.len()
     if shapes is None or codes is None:
         shapes, codes = digit_shapes(msg)
     if n == 0 or shapes.len() > _SHAPES_WORTH_IT * n:
-        return _finish(_match_rows(msg, shaped=False)).drop("row")
+        whole = _finish(_match_rows(msg, shaped=False))
+        if extra is None or extra.height == 0:
+            return whole.drop("row")
+        return _in_row_order(whole.select(_WORD_COLUMNS), [whole], n, extra)
     per = _match_shapes(shapes)
     plan = _Plan.build(shapes, per)
     fin = _finish(per).drop("row")
     mode = plan.mode.gather(codes)
     row = pl.int_range(n, dtype=pl.UInt32, eager=True)
-    # The columns whose values may differ between rows of a shape, put in row order
-    # by one gather; the shape's words (kind, source, level, logger) are gathered once,
-    # and only the rows matched line by line get their own.
-    varying = ["row", *_CUT_COLUMNS]
+    # The columns whose values may differ between rows of a shape come in parts, put
+    # in row order at the end; the shape's words (kind, source, level, logger) are
+    # gathered once, and only the rows matched line by line get their own.
     parts = []
     exact = row.filter(mode == _EXACT)
     if exact.len():
@@ -313,10 +317,33 @@ def match_messages(
         own = _finish(_match_rows(msg.gather(redo), shaped=False)).with_columns(row=redo)
         parts.append(own)
         words = words.with_columns(words.get_column(c).scatter(redo, own.get_column(c)) for c in _WORD_COLUMNS)
-    # every row is in one part: one gather by the inverse permutation puts them in
-    # order (a sort costs more; a gather from unmerged parts far more, for the attrs)
-    merged = pl.concat([p.select(varying) for p in parts], rechunk=True)
-    at = pl.zeros(n, pl.UInt32, eager=True).scatter(merged.get_column("row"), row)
+    return _in_row_order(words, parts, n, extra)
+
+
+def _in_row_order(words: pl.DataFrame, parts: list[pl.DataFrame], n: int, extra: pl.DataFrame | None) -> pl.DataFrame:
+    """``words`` (in row order) and the varying columns of ``parts`` (each row of
+    ``n`` in one of them, by ``row``), as one frame in row order.
+
+    One gather by the inverse permutation puts the parts in order (a sort costs more;
+    a gather from unmerged parts far more, for the attrs). Rows with ``extra`` attrs
+    get a merged copy, appended as one more part: the gather places it, where
+    merging in place would copy every row's attrs again.
+    """
+    varying = [p.select("row", *_CUT_COLUMNS) for p in parts]
+    base = sum(p.height for p in varying)
+    x_rows = None
+    if extra is not None and extra.height:
+        x_rows = extra.get_column("row").unique(maintain_order=True)
+        flag = pl.repeat(False, n, dtype=pl.Boolean, eager=True).scatter(x_rows, True)
+        own = pl.concat([p.filter(m) for p in varying if (m := flag.gather(p.get_column("row"))).any()])
+        merged_attrs = _merge_extras(own.select("row", "attrs"), extra)
+        varying.append(own.drop("attrs").join(merged_attrs, on="row", maintain_order="left").select(varying[0].columns))
+    merged = pl.concat(varying, rechunk=True)
+    at = pl.zeros(n, pl.UInt32, eager=True).scatter(
+        merged.get_column("row").head(base), pl.int_range(base, dtype=pl.UInt32, eager=True))
+    if x_rows is not None:  # after the rows' first entries: a scatter's order between duplicates is not promised
+        at = at.scatter(merged.get_column("row").slice(base), pl.int_range(base, merged.height, dtype=pl.UInt32,
+                                                                            eager=True))
     return words.hstack(merged.drop("row").gather(at)).select(*_OUT_COLUMNS, "attrs")
 
 
@@ -503,23 +530,20 @@ def _locate(text: str, rec: dict) -> dict | None:
     return out
 
 
-def _with_extras(ev: pl.DataFrame, extra_attrs: dict[str, str]) -> pl.DataFrame:
-    """Append attrs the engine learned itself (e.g. a pdsh host) after the parsers' own.
-
-    A parser's value wins over an extra of the same key. Only rows that have an
-    extra are touched.
-    """
+def _extra_entries(ev: pl.DataFrame, extra_attrs: dict[str, str]) -> pl.DataFrame | None:
+    """Attrs the engine learned itself (e.g. a pdsh host), from the columns of ``ev``
+    that ``extra_attrs`` maps to attr keys, as (``row``, ``key``, ``value``) in row
+    order; None if no row has one. A Boolean column gives "true" where it is set."""
     cols = [c for c in extra_attrs if c in ev.columns]
     if not cols:
-        return ev
+        return None
     any_extra = pl.any_horizontal([pl.col(c).is_not_null() & (pl.col(c) if ev.schema[c] == pl.Boolean else True)
                                    for c in cols])
     idx = ev.select(any_extra.alias("x")).to_series().arg_true()
     if idx.len() == 0:
-        return ev
-    sub = ev.gather(idx).with_columns(pl.int_range(idx.len(), dtype=pl.UInt32).alias("_r"))
-    extra = sub.select(
-        "_r",
+        return None
+    return ev.select(cols).gather(idx).select(
+        pl.lit(idx).alias("row"),
         *[
             (
                 pl.when(pl.col(c)).then(pl.lit("true"))
@@ -528,22 +552,22 @@ def _with_extras(ev: pl.DataFrame, extra_attrs: dict[str, str]) -> pl.DataFrame:
             ).alias(extra_attrs[c])
             for c in cols
         ],
-    ).unpivot(index="_r", variable_name="key", value_name="value").drop_nulls("value")
-    own = sub.select("_r", "attrs").explode("attrs").drop_nulls("attrs").unnest("attrs")
-    merged = (
-        pl.concat([own.with_columns(pl.lit(0).alias("_p")), extra.with_columns(pl.lit(1).alias("_p"))])
-        .sort(["_r", "_p"], maintain_order=True)
-        .unique(subset=["_r", "key"], keep="first", maintain_order=True)
-        .group_by("_r", maintain_order=True)
+    ).unpivot(index="row", variable_name="key", value_name="value").drop_nulls("value")
+
+
+def _merge_extras(own: pl.DataFrame, extra: pl.DataFrame) -> pl.DataFrame:
+    """(``row``, ``attrs``) for each row of ``extra``: the parsers' attrs of the row
+    (``own``), then its extras; a parser's value wins over an extra of the same key."""
+    parsed = own.explode("attrs").drop_nulls("attrs").unnest("attrs")
+    return (
+        pl.concat([parsed.with_columns(pl.lit(0).alias("_p")),
+                   extra.select("row", "key", "value").with_columns(pl.lit(1).alias("_p"))])
+        .sort(["row", "_p"], maintain_order=True)
+        .filter(pl.struct("row", "key").is_first_distinct())
+        .group_by("row", maintain_order=True)
         .agg(pl.struct("key", "value").alias("attrs"))
+        .with_columns(pl.col("attrs").cast(ATTR_TYPE))
     )
-    # one merged list per row with an extra (never empty: it holds the extra), placed
-    # at its row; the other rows get null there and keep their own attrs
-    at = pl.repeat(None, ev.height, dtype=pl.UInt32, eager=True).scatter(
-        idx.gather(merged.get_column("_r")), pl.int_range(merged.height, dtype=pl.UInt32, eager=True)
-    )
-    fixed = merged.get_column("attrs").cast(ATTR_TYPE).gather(at)
-    return ev.with_columns(pl.coalesce(fixed, pl.col("attrs")).alias("attrs"))
 
 
 def classify(
@@ -559,10 +583,8 @@ def classify(
     (kept after the parsers' own attrs of the same key). ``shapes``/``codes``:
     ``digit_shapes(ev["message"])`` if the caller has it.
     """
-    found = match_messages(ev.get_column("message"), shapes, codes)
-    ev = ev.hstack(found)
-    ev = _with_extras(ev, extra_attrs or {})
-    return _defaults(ev)
+    found = match_messages(ev.get_column("message"), shapes, codes, _extra_entries(ev, extra_attrs or {}))
+    return _defaults(ev.hstack(found))
 
 
 def _logger_source(loggers: pl.Series) -> pl.Expr:

@@ -158,26 +158,33 @@ def test_fold_flags_regexes_are_digit_invariant():
         assert digit_invariant(regex), regex
 
 
-def test_extras_are_appended_after_the_parsers_own_attrs_and_lose_to_them():
-    from correlator.classify import ATTR_TYPE, _with_extras
+# NCCL's header gives attr host (../shared/formats/01-nccl.md); the logging line, logger
+_WITH_HOST = "node-01:986207:986207 NCCL CALL ncclGroupStart()"
+_LOGGING = "2024-05-01 12:00:00,123 - INFO - train - step 3 loss 2.5"
 
-    ev = pl.DataFrame(
-        {
-            "attrs": [[{"key": "host", "value": "from-parser"}], [], [{"key": "a", "value": "1"}], None],
-            "host": ["node-1", None, "node-2", "node-3"],
-            "glued": [False, True, False, None],
-        },
-        schema={"attrs": ATTR_TYPE, "host": pl.Utf8, "glued": pl.Boolean},
-    )
-    got = _with_extras(ev, {"host": "host", "glued": "glued_after_progress_bar"})["attrs"].to_list()
-    assert got == [
-        [{"key": "host", "value": "from-parser"}],  # the parser's value wins
-        [{"key": "glued_after_progress_bar", "value": "true"}],
-        [{"key": "a", "value": "1"}, {"key": "host", "value": "node-2"}],
-        [{"key": "host", "value": "node-3"}],
-    ]
-    unchanged = _with_extras(ev.head(2).with_columns(host=None, glued=False), {"host": "host", "glued": "g"})
-    assert unchanged["attrs"].to_list() == [[{"key": "host", "value": "from-parser"}], []]
+
+@pytest.mark.parametrize("repeat", [1, 50])  # few rows: matched line by line; many: per shape
+def test_extras_are_appended_after_the_parsers_own_attrs_and_lose_to_them(repeat):
+    messages = [_WITH_HOST, "no attrs here", _LOGGING, "plain text"] * repeat
+    host = ["node-1", None, "node-2", "node-3"] * repeat
+    glued = [False, True, False, None] * repeat
+    n = len(messages)
+    ev = pl.DataFrame({
+        "message": messages, "ts": pl.Series([None] * n, dtype=pl.Datetime("us", "UTC")),
+        "ts_format": pl.Series([None] * n, dtype=pl.Utf8), "stream": [""] * n,
+        **{c: pl.Series([None] * n, dtype=pl.Int32) for c in ("rank", "local_rank", "pid")},
+        "host": host, "glued": pl.Series(glued, dtype=pl.Boolean),
+    })
+    own = classify.classify(ev)["attrs"].to_list()
+    got = classify.classify(ev, extra_attrs={"host": "host", "glued": "glued_after_progress_bar"})["attrs"].to_list()
+    assert any(a["key"] == "host" for a in own[0]) and own[1] == [] and own[2] and own[3] == []
+    for i in range(0, n, 4):
+        assert got[i] == own[i]  # the parser's host wins over the extra
+        assert got[i + 1] == [{"key": "glued_after_progress_bar", "value": "true"}]
+        assert got[i + 2] == [*own[i + 2], {"key": "host", "value": "node-2"}]
+        assert got[i + 3] == [{"key": "host", "value": "node-3"}]
+    nothing = ev.with_columns(host=None, glued=False)
+    assert classify.classify(nothing, extra_attrs={"host": "host", "glued": "g"})["attrs"].to_list() == own
 
 
 def test_shape_memo_computes_only_new_shapes_and_starts_again_past_its_limit():
