@@ -375,9 +375,18 @@ PART_EXTRAS = ("ts_year", "part", "host_attr")
 # (Shapes come as a dictionary from the start: no hashing at all.)
 _DICT_COLUMNS = ("job", "node", "source", "file", "level", "template", "kind", "shape", "host_attr")
 _DICT_STRING = pa.dictionary(pa.int32(), pa.string())
+# Messages and attrs stay Arrow string views, as Polars holds them: the file's bytes
+# and types are the same (UTF8 strings), and the copy into offset-based strings cost
+# ~12 ms a 15 MB part. (The parts' own Arrow schema says "view"; the timeline file
+# keeps none of it, see write_parquet.)
+_VIEW_TYPES = {"message": pa.string_view(), "attrs": pa.map_(pa.string_view(), pa.string_view())}
 _PART_SCHEMA = pa.schema(
     [
-        *(pa.field(f.name, _DICT_STRING) if f.name in _DICT_COLUMNS else f for f in EVENT_SCHEMA),
+        *(
+            pa.field(f.name, _DICT_STRING) if f.name in _DICT_COLUMNS
+            else pa.field(f.name, _VIEW_TYPES[f.name]) if f.name in _VIEW_TYPES else f
+            for f in EVENT_SCHEMA
+        ),
         pa.field("ts_year", pa.int32()),  # the year given to a year-less stamp
         pa.field("part", pa.int32()),
         pa.field("host_attr", _DICT_STRING),
@@ -403,7 +412,7 @@ _PART_WRITE = {
     # ~10 ms of a 15 MB part's 65 ms write; pages stay about data_page_size
     "write_batch_size": 16384,
 }
-_ATTR_LIST = pa.list_(pa.struct([("key", pa.string()), ("value", pa.string())]))
+_ATTR_LIST = pa.list_(pa.struct([("key", pa.string_view()), ("value", pa.string_view())]))
 
 # A crashed job's evidence is at the end of its logs: the errors the rules look for,
 # the steps clock alignment reads (its last 30 minutes), the watchdog lines. A file's
@@ -430,8 +439,20 @@ _SUMMARY_SCHEMA = pa.schema(
 )
 
 
-def _is_fact(table: pa.Table) -> pa.ChunkedArray:
-    return pc.is_in(table.column("kind"), value_set=pa.array(FACT_KINDS)).fill_null(False)
+@dataclass
+class _PartBatch:
+    """A batch of events in the parts' schema, the fact-kind ones among them again
+    (None: none; taken in Polars, as Arrow's filter has no kernel for string views),
+    and the sizes of the row groups it is written as (None: one)."""
+
+    table: pa.Table
+    facts: pa.Table | None
+    groups: list[int] | None = None
+
+
+def _part_batch(ev: pl.DataFrame, groups: list[int] | None = None) -> _PartBatch:
+    facts = ev.filter(pl.col("kind").is_in(list(FACT_KINDS)).fill_null(False))
+    return _PartBatch(_to_part(ev), _to_part(facts) if facts.height else None, groups)
 
 
 def _summary(table: pa.Table) -> pa.Table:
@@ -457,7 +478,8 @@ def _to_part(ev: pl.DataFrame) -> pa.Table:
     ``ts`` (analyze aligns clocks on its own view)."""
     if "shape" not in ev.columns:  # raw lines kept after a parser error
         ev = ev.with_columns(_shape_column(*digit_shapes(ev.get_column("message"))))
-    table = ev.with_columns(pl.col("ts").alias("ts_aligned")).select(_PART_SCHEMA.names).to_arrow()
+    table = ev.with_columns(pl.col("ts").alias("ts_aligned")).select(_PART_SCHEMA.names).to_arrow(
+        compat_level=pl.CompatLevel.newest())
     for name in _DICT_COLUMNS:
         if (one := _one_value(ev.get_column(name))) is not None:
             table = table.set_column(table.schema.get_field_index(name), name, one)
@@ -500,7 +522,7 @@ _MAX_CARRY_BYTES = 1 << 20
 
 def _file_events(
     f: InputFile, job: str, tz: str, opts: IngestOptions, problems: ProblemLog
-) -> Iterator[tuple[pa.Table, list[int]]]:
+) -> Iterator[_PartBatch]:
     """The file's events, a batch at a time, in their part's order, with the sizes
     of the row groups they are written as (``_layout``)."""
     facts = facts_from_path(f.rel)
@@ -529,7 +551,7 @@ def _file_events(
                 carry, carry_first = tail, cut
                 ev = ev.filter(pl.col("line_no") < cut)
         ev, groups = _layout(ev, file_end=last)
-        yield _to_part(ev), groups
+        yield _part_batch(ev, groups)
 
 
 # Rows DuckDB decodes together: a block without a wanted row is skipped.
@@ -626,16 +648,16 @@ class _PartWriter:
         self.facts: list[pa.Table] = []
         self.summaries: list[pa.Table] = []
 
-    def write(self, table: pa.Table, groups: list[int] | None = None) -> None:
-        """``table`` as row groups of ``groups`` rows each (default: one)."""
+    def write(self, batch: _PartBatch) -> None:
         if self.writer is None:
             self.writer = pq.ParquetWriter(part_path(self.dir, self.index), _PART_SCHEMA, **_PART_WRITE)
         start = 0
-        for size in groups or [table.num_rows]:
-            self.writer.write_table(table.slice(start, size))
+        for size in batch.groups or [batch.table.num_rows]:
+            self.writer.write_table(batch.table.slice(start, size))
             start += size
-        self.facts.append(table.filter(_is_fact(table)))
-        self.summaries.append(_summary(table))
+        if batch.facts is not None:
+            self.facts.append(batch.facts)
+        self.summaries.append(_summary(batch.table))
 
     def discard(self) -> None:
         """Drop what was written (the files are then ingested another way)."""
@@ -674,11 +696,11 @@ def _work_on_file(index: int, f: InputFile, job: str, opts: IngestOptions, scrat
     events = lines = 0
     out = _PartWriter(scratch, index)
     try:  # what was parsed before a failure is kept
-        for table, groups in _file_events(f, job, opts.tz, opts, problems):
-            out.write(table, groups)
-            events += table.num_rows
-            if table.num_rows:
-                lines = max(lines, int(pc.max(table.column("line_end")).as_py() or 0))
+        for batch in _file_events(f, job, opts.tz, opts, problems):
+            out.write(batch)
+            events += batch.table.num_rows
+            if batch.table.num_rows:
+                lines = max(lines, int(pc.max(batch.table.column("line_end")).as_py() or 0))
     except Exception as exc:  # never let one file stop the job
         problems.add(Problem(f.rel, f"could not ingest: {exc!r}", "skipped the rest of the file"))
     finally:
@@ -715,10 +737,11 @@ def _work_on_small(
             )
             df = per.with_columns(pl.concat([b.lines for _, _, b in pending]).alias("text"))
             files = _Files([f.rel for _, f, _ in pending], [facts_from_path(f.rel) for _, f, _ in pending])
-            table = _to_part(_events(df, files, job, opts.tz, _StreamState()))
+            batch = _part_batch(_events(df, files, job, opts.tz, _StreamState()))
+            table = batch.table
             if table.num_rows:
                 out = out or _PartWriter(scratch, pending[0][0])
-                out.write(table)
+                out.write(batch)
                 per = pl.from_arrow(table.select(["file", "line_end"])).group_by("file").agg(
                     pl.len().alias("events"), pl.col("line_end").max().alias("lines")
                 )

@@ -528,7 +528,7 @@ def test_part_summaries_count_full_stamps_per_year(tmp_path, days):
     _write(tmp_path / "job" / "rank0.log", text.encode())
     f = discover(tmp_path / "job", ProblemLog(echo=False))[0]
     opts = ingest_mod.IngestOptions(echo_problems=False)
-    table = pa.concat_tables(t for t, _ in ingest_mod._file_events(f, "j", "UTC", opts, ProblemLog(echo=False)))
+    table = pa.concat_tables(b.table for b in ingest_mod._file_events(f, "j", "UTC", opts, ProblemLog(echo=False)))
     expect: collections.Counter = collections.Counter()
     for r in table.to_pylist():
         full = r["ts"] is not None and r["ts_year"] is None and not r["ts_estimated"]
