@@ -55,7 +55,7 @@ from correlator.problems import Problem, ProblemLog
 from correlator.read import LineBatch, iter_line_batches
 from correlator.shapes import digit_shapes, with_new_texts
 from correlator.templates import templates
-from correlator.timeline import EVENT_SCHEMA, FILE_SCHEMA, SCHEMA_VERSION, sql_literal
+from correlator.timeline import EVENT_SCHEMA, FILE_SCHEMA, LEVELS, SCHEMA_VERSION, sql_literal
 from correlator.timestamps import parse_timestamps
 from correlator.workers import PARALLEL_MIN_BYTES, worker_pool
 
@@ -556,18 +556,23 @@ def _file_events(
 
 # Rows DuckDB decodes together: a block without a wanted row is skipped.
 _SCAN_BLOCK = 2048
+# What the analysis reads of every event of these levels (deviation.sql)
+_MOVED_LEVELS = LEVELS[LEVELS.index("WARNING"):]
 
 
 def _layout(ev: pl.DataFrame, file_end: bool) -> tuple[pl.DataFrame, list[int]]:
     """``ev`` in the order its part stores it, and the sizes of its row groups.
 
     The file's last _TAIL_ROWS events (``file_end``) are a row group of their own.
-    The fact-kind events before them (NCCL init lines above all) are moved after the
-    others, into that row group, when they are spread over the batch: the analysis
-    reads their attrs, and DuckDB decodes the attrs of every block of rows holding
-    one of them (the 1 GB bench, a communicator per eval: 0.6 s, against 0.08 s from
-    a row group of their own). Lines printed together (NCCL's start-up) are left
-    where they are.
+    The fact-kind events before them (NCCL init lines above all) and the WARNING-or-
+    worse ones are moved after the others, into that row group, when they are spread
+    over the batch: the analysis reads the facts' attrs, and DuckDB decodes the attrs
+    of every block of rows holding one of them (the 1 GB bench, a communicator per
+    eval: 0.6 s, against 0.08 s from a row group of their own); deviation reads every
+    column of the warnings, which, one every few hundred lines, were in every page
+    (0.2 s; from the tail groups alone, the others skipped by their level's
+    statistics and bloom filter, 0.03 s). Lines printed together (NCCL's start-up)
+    are left where they are.
     Gathering the rows in Polars costs ~6 ms per 15 MB (in Arrow, after the strings
     left Polars' views, ~13 ms).
     """
@@ -576,7 +581,10 @@ def _layout(ev: pl.DataFrame, file_end: bool) -> tuple[pl.DataFrame, list[int]]:
     groups = [body, n - body] if body < n else [n]
     if body <= 2 * _TAIL_ROWS:
         return ev, groups
-    fact = ev.get_column("kind").slice(0, body).is_in(list(FACT_KINDS)).fill_null(False)
+    fact = (
+        ev.head(body).select(pl.col("kind").is_in(list(FACT_KINDS)) | pl.col("level").is_in(_MOVED_LEVELS))
+        .to_series().fill_null(False)
+    )
     at = fact.arg_true()
     blocks = body // _SCAN_BLOCK + 1
     if at.len() in (0, body) or (at // _SCAN_BLOCK).n_unique() * 8 <= blocks:

@@ -587,6 +587,31 @@ def test_spread_fact_kind_events_get_a_row_group_of_their_own(tmp_path, monkeypa
     assert [r[0] for r in con.execute("SELECT line_no FROM events").fetchall()] == list(range(1, 34))
 
 
+def test_spread_warnings_join_the_tail_row_group(tmp_path, monkeypatch):
+    """Deviation reads every column of the WARNING-or-worse events: spread over a
+    log, they were in every page; moved into the tail row group, the others are
+    skipped by their level's statistics."""
+    import correlator.ingest as ingest_mod
+
+    monkeypatch.setattr(ingest_mod, "_SMALL_FILE_BYTES", 0)
+    monkeypatch.setattr(ingest_mod, "_TAIL_ROWS", 4)
+    monkeypatch.setattr(ingest_mod, "_SCAN_BLOCK", 4)
+    meta = f"parquet_metadata('{tmp_path / 't.parquet'}')"
+    warn = b"2024-05-01 12:00:%02d,500 - WARNING - __main__ - slow step %d\n"
+    spread = b"".join(_step(i) + (warn % (i, i) if i % 10 == 5 else b"") for i in range(30))
+    _write(tmp_path / "job" / "rank4.log", spread)
+    con = _timeline(tmp_path / "job", tmp_path)
+    sizes = con.execute(f"SELECT DISTINCT row_group_id, row_group_num_rows FROM {meta} ORDER BY 1").fetchall()
+    assert [n for _, n in sizes] == [26, 3 + 4]
+    levels = con.execute(
+        f"SELECT stats_min_value, stats_max_value FROM {meta} WHERE path_in_schema = 'level' ORDER BY row_group_id"
+    ).fetchall()
+    assert levels[0] == ("INFO", "INFO") and levels[1] == ("INFO", "WARNING")
+    assert con.execute("SELECT line_no FROM events WHERE level = 'WARNING' ORDER BY 1").fetchall() == [
+        (7,), (18,), (29,)]
+    assert con.execute("SELECT count(*), count(DISTINCT line_no) FROM events").fetchall() == [(33, 33)]
+
+
 @pytest.mark.parametrize(
     "args",
     [
