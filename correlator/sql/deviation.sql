@@ -16,11 +16,16 @@ CREATE OR REPLACE TEMP TABLE ranks_without_logs AS
 SELECT rank FROM known_ranks
 WHERE rank NOT IN (SELECT DISTINCT rank FROM events WHERE rank IS NOT NULL);
 
+-- Only for the templates looked up (here and in analyze.py): those of WARNING-or-worse
+-- events and of findings; the distinct counts cost per row (0.11 -> 0.04 s on the bench).
 CREATE OR REPLACE TEMP TABLE template_spread AS
 SELECT template,
        count(DISTINCT rank) AS n_ranks,
        count(DISTINCT node) AS n_nodes
-FROM events GROUP BY template;
+FROM events
+WHERE template IN (SELECT template FROM events WHERE level IN ('WARNING', 'ERROR', 'CRITICAL')
+                   UNION SELECT template FROM findings)
+GROUP BY template;
 
 -- The most telling finding per event: root before collateral before context.
 CREATE OR REPLACE TEMP TABLE event_role AS
