@@ -14,9 +14,15 @@
 -- a median, and reading them is half the cost of reading every step of a long job.
 -- Each node's window holds at least its own last 30 minutes, so windows overlap in
 -- real time whatever the skew.
+-- (Per node and rank in one scan: deviation.sql's last_progress reads it too.)
+CREATE OR REPLACE TEMP TABLE step_bounds AS
+SELECT node, rank, max(ts) FILTER (WHERE NOT ts_estimated) AS last_stamped, max(ts) AS last, min(ts) AS first
+FROM timeline_raw WHERE kind = 'app.step_metrics'
+GROUP BY node, rank;
+
 CREATE OR REPLACE TEMP TABLE last_steps AS
-SELECT node, max(ts) AS last FROM timeline_raw
-WHERE kind = 'app.step_metrics' AND node IS NOT NULL AND ts IS NOT NULL AND NOT ts_estimated
+SELECT node, max(last_stamped) AS last FROM step_bounds
+WHERE node IS NOT NULL AND last_stamped IS NOT NULL
 GROUP BY node;
 SET VARIABLE steps_since = (SELECT min(last) - INTERVAL 30 MINUTE FROM last_steps);
 

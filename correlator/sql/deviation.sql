@@ -80,9 +80,12 @@ WHERE CASE
 -- after (a retried read, a caught exception) did not stop the job. (`first`: the
 -- job's first step is min(first), for analyze.py; a NULL rank row holds steps of
 -- no known rank and joins nothing.)
+-- (From align.sql's step_bounds: a node's shift moves all of its stamps alike.)
 CREATE OR REPLACE TEMP TABLE last_progress AS
-SELECT rank, max(ts_aligned) AS t, min(ts_aligned) AS first FROM events
-WHERE kind = 'app.step_metrics' GROUP BY rank;
+SELECT b.rank, max(b.last - coalesce(o.shift, INTERVAL 0 SECOND)) AS t,
+       min(b.first - coalesce(o.shift, INTERVAL 0 SECOND)) AS first
+FROM step_bounds b LEFT JOIN clock_offsets o ON o.node = b.node
+GROUP BY b.rank;
 
 -- Candidates for the first deviating line, in the order they are preferred:
 -- the earliest second first; within a second, root-cause signatures before
