@@ -974,6 +974,7 @@ def _stage2(
     con.execute("SET memory_limit = '1GB'")  # stage 2 streams; the workers need the rest
     con.execute("SET enable_progress_bar = false")
     con.execute(f"SET temp_directory = '{scratch}/duck'")
+    con.execute("SET parquet_metadata_cache = true")  # each side file is read by a dozen queries
     for view, prefix in (("fact_events", "facts"), ("part_summary", "summary")):
         paths = sorted(str(p) for p in Path(scratch).glob(f"{prefix}-*.parquet"))
         # The summaries (a few rows a part) are read once, not by each of the eight
