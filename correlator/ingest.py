@@ -292,8 +292,10 @@ def _give_year(ev: pl.DataFrame, state: _StreamState) -> pl.DataFrame:
     and then rewrites the part, so a good guess here saves a rewrite."""
     needs = pl.col("ts_needs_year").fill_null(False)
     if state.year is None:
-        full = pl.col("ts").filter(pl.col("ts").is_not_null() & ~needs & ~pl.col("ts_estimated"))
-        state.year = ev.select(full.dt.year().mode().min()).item()  # None: no full stamp yet
+        years = pl.col("ts").filter(pl.col("ts").is_not_null() & ~needs & ~pl.col("ts_estimated")).dt.year()
+        lo, hi = ev.select(years.min(), years.max().alias("hi")).row(0)  # None: no full stamp yet
+        # one year, nearly always: its mode (which hashes every row) is that year
+        state.year = lo if lo == hi else ev.select(years.mode().min()).item()
     where = ev.select(needs).to_series()
     if not where.any():  # most batches
         return ev.with_columns(pl.lit(None, dtype=pl.Int32).alias("ts_year"))
