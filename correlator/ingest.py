@@ -573,7 +573,7 @@ def _layout(ev: pl.DataFrame, file_end: bool) -> tuple[pl.DataFrame, list[int]]:
     eval: 0.6 s, against 0.08 s from a row group of their own); deviation reads every
     column of the warnings, which, one every few hundred lines, were in every page
     (0.2 s; from the tail groups alone, the others skipped by their level's
-    statistics and bloom filter, 0.03 s). Lines printed together (NCCL's start-up)
+    statistics and bloom filter, 0.07 s). Lines printed together (NCCL's start-up)
     are left where they are.
     Gathering the rows in Polars costs ~6 ms per 15 MB (Arrow has no gather for the
     string views the parts keep).
