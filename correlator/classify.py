@@ -293,7 +293,8 @@ def match_messages(
 
     ``shapes``/``codes`` (from ``digit_shapes(msg)``) may be passed in when the
     caller has them already. ``extra``: attrs learned elsewhere (``row``, ``key``,
-    ``value``, rows ascending), appended after the parsers' own (see ``_merge_extras``).
+    ``value``; a row's entries in their order), appended after the parsers' own (see
+    ``_merge_extras``).
     """
     n = msg.len()
     if shapes is None or codes is None:
@@ -539,8 +540,9 @@ def _locate(text: str, rec: dict) -> dict | None:
 
 def _extra_entries(ev: pl.DataFrame, extra_attrs: dict[str, str]) -> pl.DataFrame | None:
     """Attrs the engine learned itself (e.g. a pdsh host), from the columns of ``ev``
-    that ``extra_attrs`` maps to attr keys, as (``row``, ``key``, ``value``) in row
-    order; None if no row has one. A Boolean column gives "true" where it is set."""
+    that ``extra_attrs`` maps to attr keys, as (``row``, ``key``, ``value``), one key
+    after the other (a row's entries in ``extra_attrs``' order); None if no row has one.
+    A Boolean column gives "true" where it is set."""
     cols = [c for c in extra_attrs if c in ev.columns]
     if not cols:
         return None
