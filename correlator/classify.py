@@ -207,7 +207,9 @@ def _match_rows(msg: pl.Series, shaped: bool) -> pl.DataFrame:
     ``shaped``: ``msg`` holds digit shapes; the rows that a pattern that is not
     shape-safe could match are flagged ``unsure`` and left unmatched (they are
     matched line by line: NCCL's ``comm 0x...`` lines, unique by their pointers,
-    would otherwise be matched twice).
+    would otherwise be matched twice). Only shapes' attrs say which pattern each
+    value came from (``_SRC_ATTR_TYPE``; lines' are ``ATTR_TYPE``): nothing is
+    cut from a line's own match.
     """
     n = msg.len()
     hits = msg.str.extract_many(_triggers(shaped), overlapping=True)
@@ -233,10 +235,11 @@ def _match_rows(msg: pl.Series, shaped: bool) -> pl.DataFrame:
             facts_parts.append(got[0])
             attr_parts.append(got[1])
     out = pl.DataFrame({"row": pl.int_range(n, dtype=pl.UInt32, eager=True), "unsure": unsure})
+    attr_type = _SRC_ATTR_TYPE if shaped else ATTR_TYPE
     if not facts_parts:
         return out.with_columns(
             *[pl.lit(None, dtype=t).alias(c) for c, t in _MATCH_SCHEMA.items()],
-            pl.lit(None, dtype=_SRC_ATTR_TYPE).alias("attrs"),
+            pl.lit(None, dtype=attr_type).alias("attrs"),
         )
     # priority: any pattern before an envelope, then registry order
     found = pl.concat(facts_parts, how="vertical_relaxed").sort(_PRIORITY)
@@ -254,12 +257,12 @@ def _match_rows(msg: pl.Series, shaped: bool) -> pl.DataFrame:
         .sort(_PRIORITY, maintain_order=True)
         .filter(pl.struct("row", "key").is_first_distinct())
         .group_by("row", maintain_order=True)
-        .agg(pl.struct("key", "value", "pat").alias("attrs"))
+        .agg(pl.struct("key", "value", *(["pat"] if shaped else [])).alias("attrs"))
     )
     per_row = per_row.join(attrs, on="row", how="left")
     return out.join(per_row, on="row", how="left", maintain_order="left").select(
         "row", "unsure", *[pl.col(c).cast(t) for c, t in _MATCH_SCHEMA.items()],
-        pl.col("attrs").cast(_SRC_ATTR_TYPE),
+        pl.col("attrs").cast(attr_type),
     )
 
 
@@ -281,7 +284,8 @@ _CUT_COLUMNS = (*_OUT_COLUMNS[4:], "attrs")  # may be cut from each row
 
 def _finish(df: pl.DataFrame) -> pl.DataFrame:
     # [] for no attrs here, per shape, rather than a fill over every row later
-    attrs = _drop_src(pl.col("attrs")).fill_null(pl.lit([], dtype=ATTR_TYPE))
+    attrs = pl.col("attrs") if df.schema["attrs"] == ATTR_TYPE else _drop_src(pl.col("attrs"))
+    attrs = attrs.fill_null(pl.lit([], dtype=ATTR_TYPE))
     return df.select("row", *_OUT_COLUMNS, attrs.alias("attrs"))
 
 
