@@ -21,6 +21,7 @@ See ``parsers.base`` for the contract. The work per batch:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 
 import polars as pl
@@ -212,25 +213,18 @@ def _match_rows(msg: pl.Series, shaped: bool) -> pl.DataFrame:
     cut from a line's own match.
     """
     n = msg.len()
-    hits = msg.str.extract_many(_triggers(shaped), overlapping=True)
-    pairs = (
-        pl.DataFrame({"row": pl.int_range(n, dtype=pl.UInt32, eager=True), "trig": hits})
-        .filter(pl.col("trig").list.len() > 0)
-        .explode("trig")
-        .join(_trigger_table(shaped), on="trig")
-        .select("row", "pat")
-        .unique()
+    # a shape is unsure if it holds a trigger of a pattern that is not shape-safe:
+    # asked first, in one pass, so that the others alone are searched and joined
+    # (a batch's unsure shapes are mostly new ones: NCCL's comm lines, thousands)
+    unsure = (
+        msg.str.contains_any(_unsafe_triggers()).fill_null(False)
+        if shaped and _unsafe_triggers()
+        else pl.repeat(False, n, dtype=pl.Boolean, eager=True)
     )
-    unsure = pl.repeat(False, n, dtype=pl.Boolean, eager=True)
-    if shaped and pairs.height:
-        safe = _safe_flags(pairs.get_column("pat"))
-        unsafe_rows = pairs.filter(~safe).get_column("row").unique()
-        if unsafe_rows.len():
-            unsure = unsure.scatter(unsafe_rows, True)
-        pairs = pairs.filter(~unsure.gather(pairs.get_column("row")))
+    todo = (~unsure).arg_true() if unsure.any() else None
     facts_parts, attr_parts = [], []
-    for (pat,), grp in pairs.partition_by("pat", as_dict=True, maintain_order=True).items():
-        got = _apply_pattern(pat, PATTERNS[pat], grp.get_column("row").sort(), msg)
+    for pat, rows in _candidates(msg, todo, shaped):
+        got = _apply_pattern(pat, PATTERNS[pat], rows, msg)
         if got is not None:
             facts_parts.append(got[0])
             attr_parts.append(got[1])
@@ -266,9 +260,29 @@ def _match_rows(msg: pl.Series, shaped: bool) -> pl.DataFrame:
     )
 
 
-def _safe_flags(pats: pl.Series) -> pl.Series:
-    table = pl.Series([_shape_safe(i) for i in range(len(PATTERNS))], dtype=pl.Boolean)
-    return table.gather(pats)
+def _candidates(msg: pl.Series, todo: pl.Series | None, shaped: bool) -> Iterator[tuple[int, pl.Series]]:
+    """Each pattern whose triggers occur in rows ``todo`` of ``msg`` (None: all),
+    with those rows in order."""
+    if todo is not None and todo.len() == 0:
+        return
+    hits = (msg if todo is None else msg.gather(todo)).str.extract_many(_triggers(shaped), overlapping=True)
+    row = pl.int_range(msg.len(), dtype=pl.UInt32, eager=True) if todo is None else todo
+    pairs = (
+        pl.DataFrame({"row": row, "trig": hits})
+        .filter(pl.col("trig").list.len() > 0)
+        .explode("trig")
+        .join(_trigger_table(shaped), on="trig")
+        .select("row", "pat")
+        .unique()
+    )
+    for (pat,), grp in pairs.partition_by("pat", as_dict=True, maintain_order=True).items():
+        yield pat, grp.get_column("row").sort()
+
+
+@cache
+def _unsafe_triggers() -> list[str]:
+    """The shaped triggers of the patterns that may not run on shapes."""
+    return sorted({shape_of(t) for i, p in enumerate(PATTERNS) if not _shape_safe(i) for t in p.triggers})
 
 
 def _drop_src(attrs: pl.Expr) -> pl.Expr:
