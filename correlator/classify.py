@@ -385,6 +385,10 @@ def _match_shapes(shapes: pl.Series) -> pl.DataFrame:
 
 
 _EXACT, _SLOTS, _REDO = 0, 1, 2
+# A shape with this many rows in a batch is cut as a group of its own; group ids from
+# _OWN_GROUP on are such shapes (below it, a bucket's number of attrs).
+_OWN_GROUP_ROWS = 16384
+_OWN_GROUP = 256
 
 
 class _Plan:
@@ -433,24 +437,47 @@ class _Plan:
 
     def cut(self, rows: pl.Series, codes: pl.Series, msg: pl.Series) -> list[pl.DataFrame]:
         """Fills, epoch and attrs of ``rows`` of slotted shapes: the shape's, digit values
-        cut from each message (with ``row``; a frame per bucket, not in row order)."""
-        bucket = self.bucket.gather(codes)
-        # rows of one bucket made contiguous by one sort, then each bucket's slice gets
+        cut from each message (with ``row``; a frame per group, not in row order).
+
+        A group is a bucket's rows, or all the rows of one shape that has many (a
+        training log's step line, most of the file): that shape's positions are
+        then literals, and a slice at literal positions costs half of one at
+        positions read per row.
+        """
+        group = self.bucket.cast(pl.UInt32)
+        counts = codes.value_counts(name="n")
+        big = counts.filter(pl.col("n") >= _OWN_GROUP_ROWS).get_column(codes.name).sort()
+        if big.len():
+            group = group.scatter(big, pl.int_range(_OWN_GROUP, _OWN_GROUP + big.len(), dtype=pl.UInt32, eager=True))
+        group = group.gather(codes)
+        # rows of one group made contiguous by one sort, then each bucket's slice gets
         # its shapes' slots by a gather (a join per bucket scanned every row each time)
-        order = bucket.arg_sort()
-        df = pl.DataFrame({"row": rows, "m": msg, "at": self.at.gather(codes), "b": bucket}).gather(order)
-        sizes = df.get_column("b").value_counts(sort=False)
+        order = group.arg_sort()
+        df = pl.DataFrame({"row": rows, "m": msg, "at": self.at.gather(codes), "g": group}).gather(order)
+        sizes = df.get_column("g").value_counts(sort=False)
         start, parts = 0, []
-        for k, n in sorted(sizes.iter_rows()):
+        for g, n in sorted(sizes.iter_rows()):
             part = df.slice(start, n)
             start += n
-            exprs, wanted = _cut_exprs(k, self.buckets[k])
+            if g < _OWN_GROUP:
+                k, table = g, self.buckets[g]
+            else:
+                code = big[g - _OWN_GROUP]
+                k = self.bucket[code]
+                table = self.buckets[k].slice(self.at[code], 1)
+            exprs, wanted = _cut_exprs(k, table)
             if wanted:  # only the slots that vary between the bucket's shapes, per row
-                part = part.hstack(self.buckets[k].select(wanted).gather(part.get_column("at")))
+                part = part.hstack(table.select(wanted).gather(part.get_column("at")))
             got = part.select("row", *exprs)
             attrs = _rows_of([got.get_column(f"_e{j}") for j in range(k)], n)
             parts.append(got.select("row", *_CUT_COLUMNS[:-1]).with_columns(attrs.alias("attrs")))
         return parts
+
+
+# _cut_exprs' answers by (k, table rows): the next batch (a worker's next rank log)
+# mostly has the same groups, and building the expressions costs ~0.5 ms a group.
+_CUT_EXPRS: dict[tuple[int, tuple[tuple, ...]], tuple[list[pl.Expr], list[str]]] = {}
+_CUT_EXPRS_MAX = 512
 
 
 def _cut_exprs(k: int, table: pl.DataFrame) -> tuple[list[pl.Expr], list[str]]:
@@ -460,17 +487,33 @@ def _cut_exprs(k: int, table: pl.DataFrame) -> tuple[list[pl.Expr], list[str]]:
     Decided per bucket: a key, or a value, shared by all of the bucket's shapes is a
     literal; a position set on all of its rows or on none needs no test per row.
     """
+    key = (k, tuple(table.iter_rows()))
+    if (known := _CUT_EXPRS.get(key)) is None:
+        if len(_CUT_EXPRS) >= _CUT_EXPRS_MAX:
+            _CUT_EXPRS.clear()
+        known = _CUT_EXPRS[key] = _build_cut_exprs(k, table)
+    return known
+
+
+def _build_cut_exprs(k: int, table: pl.DataFrame) -> tuple[list[pl.Expr], list[str]]:
     wanted: list[str] = []
+    first = table.row(0, named=True)
+    # every column's statistics in two calls, not two per column
+    if table.height == 1:
+        distinct = dict.fromkeys(table.columns, 1)
+        null_counts = {c: int(v is None) for c, v in first.items()}
+    else:
+        distinct = table.select(pl.all().n_unique()).row(0, named=True)
+        null_counts = table.null_count().row(0, named=True)
 
     def column(name: str) -> pl.Expr:
-        values = table.get_column(name)
-        if values.n_unique() == 1:
-            return pl.lit(values[0], dtype=values.dtype)
+        if distinct[name] == 1:
+            return pl.lit(first[name], dtype=table.schema[name])
         wanted.append(name)
         return pl.col(name)
 
     def cut(start: str, length: str, otherwise: str | None) -> pl.Expr:
-        nulls = table.get_column(start).null_count()
+        nulls = null_counts[start]
         other = pl.lit(None, dtype=pl.Utf8) if otherwise is None or nulls == 0 else column(otherwise)
         if nulls == table.height:
             return other

@@ -88,11 +88,16 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
     return flags.gather(codes)
 
 
+def one_stream(df: pl.DataFrame) -> bool:
+    """Is every row of ``df`` in the same stream (a per-rank log, mostly)?"""
+    s = df.get_column("stream")
+    return s.null_count() == s.len() or (s.null_count() == 0 and bool((s == s[0]).all()))
+
+
 def per_stream(df: pl.DataFrame) -> Callable[[pl.Expr], pl.Expr]:
     """Window an expression by stream; a file of one stream (a per-rank log)
     needs no window, and a window partitions every row even for one group."""
-    s = df.get_column("stream")
-    if s.null_count() == s.len() or (s.null_count() == 0 and bool((s == s[0]).all())):
+    if one_stream(df):
         return lambda e: e
     return lambda e: e.over("stream")
 

@@ -49,7 +49,7 @@ from correlator.demux import (
     strip_prefixes,
 )
 from correlator.discover import InputFile, discover
-from correlator.fold import fold, per_stream
+from correlator.fold import fold, one_stream, per_stream
 from correlator.parquet_concat import concat_parquet
 from correlator.problems import Problem, ProblemLog
 from correlator.read import LineBatch, iter_line_batches
@@ -292,10 +292,14 @@ def _give_year(ev: pl.DataFrame, state: _StreamState) -> pl.DataFrame:
     and then rewrites the part, so a good guess here saves a rewrite."""
     needs = pl.col("ts_needs_year").fill_null(False)
     if state.year is None:
-        years = pl.col("ts").filter(pl.col("ts").is_not_null() & ~needs & ~pl.col("ts_estimated")).dt.year()
-        lo, hi = ev.select(years.min(), years.max().alias("hi")).row(0)  # None: no full stamp yet
-        # one year, nearly always: its mode (which hashes every row) is that year
-        state.year = lo if lo == hi else ev.select(years.mode().min()).item()
+        full = pl.col("ts").filter(~needs & ~pl.col("ts_estimated"))
+        # the years of the first and last full stamps first: a year per row costs a
+        # time-zone lookup each (3 ms a 15 MB batch), two cost nothing
+        first, last = ev.select(full.min(), full.max().alias("hi")).row(0)  # None: no full stamp yet
+        if first is None or first.year == last.year:  # one year, nearly always
+            state.year = None if first is None else first.year
+        else:
+            state.year = ev.select(full.dt.year().mode().min()).item()
     where = ev.select(needs).to_series()
     if not where.any():  # most batches
         return ev.with_columns(pl.lit(None, dtype=pl.Int32).alias("ts_year"))
@@ -339,16 +343,23 @@ def _estimate_ts(ev: pl.DataFrame, state: _StreamState, several_files: bool = Fa
         ev = ev.sort(["fi", "line_no", "part"], maintain_order=True)
     # the file's neighbours: within each file of a batch of several
     in_file = (lambda e: e.over("fi")) if several_files else (lambda e: e)
-    in_stream = per_stream(ev)
+    single = one_stream(ev)
+    in_stream = (lambda e: e) if single else per_stream(ev)
+    # where the stream is the whole file, its fills are the file's: computed once
+    # (an eager select evaluates a repeated expression again)
+    same = single and not several_files
+
+    def fill_from_neighbours(e: pl.Expr, carried: str, file_last: pl.Expr) -> pl.Expr:
+        if same:
+            return pl.coalesce(e, e.forward_fill(), carried, file_last, e.backward_fill())
+        return pl.coalesce(
+            e, in_stream(e.forward_fill()), carried, in_file(e.forward_fill()),
+            file_last, in_stream(e.backward_fill()), in_file(e.backward_fill()),
+        )
+
     ev = ev.with_columns(
-        pl.coalesce(
-            ts, in_stream(ts.forward_fill()), "_carry_ts", in_file(ts.forward_fill()),
-            state.file_last_ts, in_stream(ts.backward_fill()), in_file(ts.backward_fill()),
-        ).alias("ts"),
-        pl.coalesce(
-            ny, in_stream(ny.forward_fill()), "_carry_ny", in_file(ny.forward_fill()),
-            state.file_last_ny, in_stream(ny.backward_fill()), in_file(ny.backward_fill()),
-        ).alias("ts_needs_year"),
+        fill_from_neighbours(ts, "_carry_ts", state.file_last_ts).alias("ts"),
+        fill_from_neighbours(ny, "_carry_ny", state.file_last_ny).alias("ts_needs_year"),
     ).with_columns((pl.col("_no_ts") & pl.col("ts").is_not_null()).alias("ts_estimated"))
     stamped = ev.filter(pl.col("ts").is_not_null())
     if stamped.height:
