@@ -470,6 +470,8 @@ def _part_batch(ev: pl.DataFrame, groups: list[int] | None = None) -> _PartBatch
 
 def _summary(table: pa.Table) -> pa.Table:
     """Counts per attribution key; ``year`` only for stamps that carry a year themselves."""
+    if table.num_rows == 0:
+        return _SUMMARY_SCHEMA.empty_table()
     full_stamp = pc.and_kleene(
         pc.is_valid(table.column("ts")),
         pc.and_kleene(pc.is_null(table.column("ts_year")), pc.invert(table.column("ts_estimated").fill_null(False))),
@@ -480,10 +482,34 @@ def _summary(table: pa.Table) -> pa.Table:
     else:
         year = pc.if_else(full_stamp, pc.year(table.column("ts")), pa.scalar(None, pa.int64()))
     keyed = table.select(_SUMMARY_KEYS[:-1]).append_column("year", year)
-    counted = keyed.group_by(_SUMMARY_KEYS, use_threads=False).aggregate([([], "count_all")])
-    counted = counted.select([*_SUMMARY_KEYS, "count_all"]).append_column(
-        "part_index", pa.nulls(counted.num_rows, pa.int32()))  # filled when the part is closed
-    return counted.rename_columns(_SUMMARY_SCHEMA.names).cast(_SUMMARY_SCHEMA)
+    # a part is one file, mostly of one rank: only the keys that vary are hashed (half
+    # the cost of grouping by all nine), the others are the same on every count
+    varying = [k for k in _SUMMARY_KEYS if not _is_constant(keyed.column(k))]
+    if varying:
+        counted = keyed.group_by(varying, use_threads=False).aggregate([([], "count_all")])
+    else:
+        counted = pa.table({"count_all": pa.array([keyed.num_rows], pa.int64())})
+    one = pa.array([0] * counted.num_rows, pa.int32())
+    columns = [counted.column(k) if k in varying else keyed.column(k).take(one) for k in _SUMMARY_KEYS]
+    columns += [counted.column("count_all"), pa.nulls(counted.num_rows, pa.int32())]  # part_index: at close
+    return pa.Table.from_arrays(columns, names=_SUMMARY_SCHEMA.names).cast(_SUMMARY_SCHEMA)
+
+
+def _is_constant(col: pa.ChunkedArray) -> bool:
+    """Does ``col`` hold one value (null included) in every row? Answered from its
+    null count, dictionaries and min/max, without hashing a row; False when unsure."""
+    if len(col) == 0 or col.null_count == len(col):
+        return True
+    if col.null_count:
+        return False
+    if pa.types.is_dictionary(col.type):
+        values = {c.dictionary[0].as_py() for c in col.chunks if len(c)} if all(
+            len(c.dictionary) == 1 for c in col.chunks if len(c)) else None
+        return values is not None and len(values) == 1
+    if pa.types.is_integer(col.type):
+        lo, hi = pc.min_max(col).values()
+        return lo == hi
+    return False
 
 
 def _to_part(ev: pl.DataFrame) -> pa.Table:
