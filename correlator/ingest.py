@@ -572,7 +572,7 @@ def _file_events(
     for batch, last in _with_last(batches):
         lines, first = batch.lines, batch.first_line_no
         if carry is not None:
-            lines, first, carry = pl.concat([carry, lines], rechunk=False), carry_first, None
+            lines, first, carry = pl.concat([carry, lines], rechunk=True), carry_first, None  # see read._concat
         if len(lines) == 0:
             continue
         try:
