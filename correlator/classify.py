@@ -300,7 +300,9 @@ def _finish(df: pl.DataFrame) -> pl.DataFrame:
     # [] for no attrs here, per shape, rather than a fill over every row later
     attrs = pl.col("attrs") if df.schema["attrs"] == ATTR_TYPE else _drop_src(pl.col("attrs"))
     attrs = attrs.fill_null(pl.lit([], dtype=ATTR_TYPE))
-    return df.select("row", *_OUT_COLUMNS, attrs.alias("attrs"))
+    # a Python logging line's source is its logger's, which a shape's rows share
+    source = pl.coalesce(pl.col("source"), _logger_source(df.get_column("logger")))
+    return df.select("row", *_OUT_COLUMNS, attrs.alias("attrs")).with_columns(source.alias("source"))
 
 
 def match_messages(
@@ -687,8 +689,7 @@ def _defaults(ev: pl.DataFrame) -> pl.DataFrame:
         *[pl.coalesce(pl.col(c), pl.col(f"fill_{c}")).alias(c) for c in FILL_COLUMNS],
         pl.coalesce(pl.col("ts"), pl.from_epoch(pl.col("epoch_s"), time_unit="s").dt.replace_time_zone("UTC").dt.cast_time_unit("us")).alias("ts"),
         pl.coalesce(
-            pl.col("source"),
-            _logger_source(ev.get_column("logger")),
+            pl.col("source"),  # a logger's source is in it already (_finish)
             pl.when(pl.col("ts_format").is_in(list(_KERNEL_TS_FORMATS))).then(pl.lit("kernel")),
             pl.when(has_rank).then(pl.lit("app")).otherwise(pl.lit("unknown")),
         ).alias("source"),
