@@ -22,6 +22,7 @@ Per ``../shared/formats/08-wrappers.md`` the things all called "rank" differ:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import polars as pl
@@ -69,6 +70,34 @@ _INT_COLS = ("rank", "local_rank", "task", "pid")
 _STR_COLS = ("host", "wrapper_ts")
 OUTPUT_COLUMNS = _INT_COLS + _STR_COLS
 
+# Optional column: each row's code into the digit shapes of the batch's lines (the
+# ``shapes`` the functions below may be given), null once a step has changed the
+# row's text. Where it is known, the searches for rows to work on (any prefix, a
+# progress bar, a fused MPI tag, a kept \r) are asked of the few thousand distinct
+# shapes instead of every line: each of them is digit-invariant (tested).
+SHAPE_CODE = "_line_shape"
+
+
+def _rows_where(df: pl.DataFrame, shapes: pl.Series | None, test: Callable[[pl.Series], pl.Series]) -> pl.Series:
+    """``test(text)`` for each row of ``df`` (Boolean, no nulls); from the rows'
+    shapes where ``df`` has their codes, so ``test`` must be digit-invariant."""
+    text = df.get_column("text")
+    if shapes is None or SHAPE_CODE not in df.columns:
+        return test(text).fill_null(False)
+    codes = df.get_column(SHAPE_CODE)
+    hit = test(shapes).fill_null(False).gather(codes)
+    unknown = codes.is_null().arg_true()
+    if unknown.len():
+        hit = hit.scatter(unknown, test(text.gather(unknown)).fill_null(False))
+    return hit
+
+
+def _forget_shapes(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` (rows whose text a step changed) with no shape code."""
+    if SHAPE_CODE not in df.columns:
+        return df
+    return df.with_columns(pl.lit(None, dtype=df.schema[SHAPE_CODE]).alias(SHAPE_CODE))
+
 # Words that end in ": " at the start of ordinary lines and are not pdsh hosts.
 _NOT_HOSTS = r"^(?:srun|slurmstepd[\w.-]*|salloc|sbatch|stdout|stderr|\d+(?:\.\d+)?)$"
 
@@ -80,12 +109,13 @@ def _pdsh_ok(host: pl.Expr) -> pl.Expr:
     return host.str.contains(r"\d") & ~host.str.contains(_NOT_HOSTS)
 
 
-def strip_prefixes(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
+def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series | None = None) -> pl.DataFrame:
     """Peel wrapper prefixes off ``text_col``; add the ``OUTPUT_COLUMNS``.
 
     The first (outermost) occurrence of a field wins: an outer ``[rank3]:``
     beats an inner one only if it came first, which is how the stacks are
     nested in practice. Columns already present are kept and only filled where null.
+    ``shapes``: see ``SHAPE_CODE`` (for ``text_col`` "text").
     """
     missing = [c for c in OUTPUT_COLUMNS if c not in df.columns]
     out = df.with_columns(
@@ -98,7 +128,10 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
         # over all rows, later ones over the rows that had one); the rest of the
         # pass works on those few only
         if rows is None:
-            rows = text.str.contains(_ANY_PREFIX).arg_true()
+            rows = (
+                _rows_where(out, shapes, lambda t: t.str.contains(_ANY_PREFIX)) if text_col == "text"
+                else text.str.contains(_ANY_PREFIX)
+            ).arg_true()
         else:
             rows = rows.filter(text.gather(rows).str.contains(_ANY_PREFIX))
         if rows.len() == 0:
@@ -134,6 +167,8 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
             lens = matched_prefix.filter(ok).str.len_chars()
             rest = sub.filter(ok).str.slice(lens)
             new_text = new_text.scatter(hit_idx, rest)
+            if SHAPE_CODE in out.columns:
+                updates[SHAPE_CODE] = updates.get(SHAPE_CODE, out.get_column(SHAPE_CODE)).scatter(hit_idx, None)
             for field in groups.struct.fields:
                 vals = groups.struct.field(field).filter(ok)
                 col = field
@@ -180,7 +215,7 @@ def _split_rows(
     split = text.gather(idx).str.split("\n")
     piece = pl.int_range(pl.len()).over("_src")
     pieces = (
-        df.gather(idx)
+        _forget_shapes(df.gather(idx))
         .with_columns(split.alias("text"), pl.int_range(idx.len(), dtype=pl.Int64).alias("_src"))
         .explode("text")
         .with_columns(
@@ -218,10 +253,11 @@ def _split_rows(
     return pl.concat([df, pieces_cast], rechunk=True).gather(order)
 
 
-def split_fused_mpi(df: pl.DataFrame) -> pl.DataFrame:
-    """Split physical lines on every OpenMPI tag that is not at the line start."""
+def split_fused_mpi(df: pl.DataFrame, shapes: pl.Series | None = None) -> pl.DataFrame:
+    """Split physical lines on every OpenMPI tag that is not at the line start.
+    ``shapes``: see ``SHAPE_CODE``."""
     text = df.get_column("text")
-    touched = text.str.contains("]<std", literal=True)
+    touched = _rows_where(df, shapes, lambda t: t.str.contains("]<std", literal=True))
     if not touched.any():
         return df
     touched = touched & text.str.contains(f".{_MPI_TAG}")
@@ -230,19 +266,20 @@ def split_fused_mpi(df: pl.DataFrame) -> pl.DataFrame:
     return _split_rows(df, touched, text.str.replace_all(f"(.)({_MPI_TAG})", "${1}\n${2}"))
 
 
-def split_kept_segments(df: pl.DataFrame) -> pl.DataFrame:
+def split_kept_segments(df: pl.DataFrame, shapes: pl.Series | None = None) -> pl.DataFrame:
     """Split the ``\\r``-separated pieces the reader kept into rows.
 
     The reader keeps, from an overwritten progress-bar line, the log lines that
     were glued after a bar, then the line's final state (``correlator.read``).
     Every piece but the last is such a glued line: flagged ``glued``.
+    ``shapes``: see ``SHAPE_CODE``.
     """
     if "glued" not in df.columns:
         df = df.with_columns(pl.lit(False).alias("glued"))
-    touched = df.get_column("text").str.contains("\r", literal=True)
+    touched = _rows_where(df, shapes, lambda t: t.str.contains("\r", literal=True))
     if not touched.any():
         return df
-    work = df.filter(touched).with_columns(pl.col("text").str.split("\r"))
+    work = _forget_shapes(df.filter(touched)).with_columns(pl.col("text").str.split("\r"))
     work = work.with_columns(
         pl.int_ranges(pl.col("text").list.len()).alias("_i"),
         (pl.col("text").list.len() - 1).alias("_n"),
@@ -254,14 +291,15 @@ def split_kept_segments(df: pl.DataFrame) -> pl.DataFrame:
     return pl.concat([df.filter(~touched), work.select(df.columns)]).sort(_order(df))
 
 
-def split_glued_progress(df: pl.DataFrame) -> pl.DataFrame:
-    """Recover a log line glued after a tqdm progress bar; returns new rows flagged ``glued``."""
+def split_glued_progress(df: pl.DataFrame, shapes: pl.Series | None = None) -> pl.DataFrame:
+    """Recover a log line glued after a tqdm progress bar; returns new rows flagged ``glued``.
+    ``shapes``: see ``SHAPE_CODE``."""
     if "glued" not in df.columns:
         df = df.with_columns(pl.lit(False).alias("glued"))
     text = df.get_column("text")
     # the rate closing a tqdm bar's stats ("it/s]", "s/it,"): one regex finds it
     # faster than an Aho-Corasick pass over the four words
-    touched = text.str.contains(r"(?:it/s|s/it)[\],]")
+    touched = _rows_where(df, shapes, lambda t: t.str.contains(r"(?:it/s|s/it)[\],]"))
     if not touched.any():
         return df
     idx = touched.arg_true()

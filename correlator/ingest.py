@@ -42,6 +42,7 @@ import pyarrow.parquet as pq
 from correlator.attribute import PathFacts, facts_from_path
 from correlator.classify import ATTR_TYPE, classify
 from correlator.demux import (
+    SHAPE_CODE,
     restrip_glued,
     split_fused_mpi,
     split_glued_progress,
@@ -191,9 +192,13 @@ def _lines_to_events(
 def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamState) -> pl.DataFrame:
     """Stage 1 for the lines of ``df`` (``fi``, ``line_no``, ``text``, in file order)."""
     df = df.with_columns(pl.lit(0, dtype=pl.Int32).alias("part"))
-    df = split_kept_segments(split_fused_mpi(df))
-    df = strip_prefixes(df)
-    df = split_glued_progress(df)
+    # the lines' digit shapes, taken before demux: its searches ask them instead of
+    # every line, and the rows it leaves unchanged (nearly all) keep them for fold
+    raw_shapes, raw_codes = digit_shapes(df.get_column("text"))
+    df = df.with_columns(raw_codes.alias(SHAPE_CODE))
+    df = split_kept_segments(split_fused_mpi(df, raw_shapes), raw_shapes)
+    df = strip_prefixes(df, shapes=raw_shapes)
+    df = split_glued_progress(df, raw_shapes)
     df = restrip_glued(df)
 
     stamps = parse_timestamps(df.get_column("text"), tz=tz, default_year=PROVISIONAL_YEAR)
@@ -208,7 +213,8 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         df = df.with_columns(pl.coalesce(pl.col("ts"), wrapper).alias("ts"))
     df = df.with_columns(_stream_key(df, files))
 
-    line_shapes = digit_shapes(df.get_column("text"))
+    line_shapes = with_new_texts(df.get_column("text"), raw_shapes, df.get_column(SHAPE_CODE), keep_unused=True)
+    df = df.drop(SHAPE_CODE)
     ev = fold(df, carry_cols=_CARRY, shaped=line_shapes)
     ev = ev.filter(_not_blank(ev.get_column("message")))
     # Path facts rank below the line's own prefix; Slurm's task id stands in for

@@ -109,22 +109,27 @@ class ShapeMemo:
 
 
 def with_new_texts(
-    texts: pl.Series, shapes: pl.Series, codes: pl.Series
+    texts: pl.Series, shapes: pl.Series, codes: pl.Series, keep_unused: bool = False
 ) -> tuple[pl.Series, pl.Series]:
     """``digit_shapes(texts)`` where most texts' shapes are known already.
 
     ``codes``: each text's code into ``shapes`` (a dictionary of distinct shapes),
     null for a text whose shape is to be worked out. Only those texts are shaped;
     the answer holds only the shapes ``texts`` use (so, e.g., shapes of lines
-    that were folded into others are not matched and written for nothing).
+    that were folded into others are not matched and written for nothing), unless
+    ``keep_unused`` (then the known codes stay as they are).
     """
     new = codes.is_null().arg_true()
     if new.len():
         more, more_codes = digit_shapes(texts.gather(new))
         union = pc.dictionary_encode(pa.concat_arrays([_one_array(shapes), _one_array(more)]))
         to_union = pl.Series(union.indices).cast(pl.UInt32)
-        codes = to_union.gather(codes).scatter(new, to_union.gather(more_codes + shapes.len()))
+        # ``shapes`` are distinct, so each keeps its code in the union (a dictionary
+        # numbers values as they first occur): only the new texts' codes are looked up
+        codes = codes.scatter(new, to_union.gather(more_codes + shapes.len()))
         shapes = pl.Series(shapes.name, union.dictionary, dtype=pl.String)
+    if keep_unused:
+        return shapes, codes.alias("code")
     used = codes.drop_nulls().unique().sort()
     renumber = pl.repeat(None, shapes.len(), dtype=pl.UInt32, eager=True).scatter(
         used, pl.int_range(used.len(), dtype=pl.UInt32, eager=True)

@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from correlator.demux import split_fused_mpi, split_glued_progress, strip_prefixes
+from correlator.shapes import shape_of
 
 
 def _frame(lines: list[str]) -> pl.DataFrame:
@@ -132,3 +133,53 @@ def test_split_rows_equals_splitting_each_row_in_turn(rows, few):
         pieces = text.split("\n")
         want += [(i, p, k, k > 0) for k, p in enumerate(pieces) if p]
     assert got.rows() == want
+
+
+# Lines of every kind the searches look for, and look-alikes with other digits.
+_SHAPE_CASES = [
+    "2024-06-03 06:48:41,034 - INFO - __main__ - step 2887 loss 2.2424",
+    "2024-06-03 06:48:42,035 - INFO - __main__ - step 2888 loss 2.1111",
+    "[default3]:[rank3]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] x",
+    "[default7]:[rank7]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] x",
+    "g0001: [default0]:plain text",
+    "stdout: node-12: hello",
+    "[1,1]<stdout>:Train Epoch: 10\tLoss: 0.121522[1,0]<stdout>:Train Epoch: 10\tLoss: 0.241982",
+    "[1,3]<stdout>:Train Epoch: 11\tLoss: 0.5",
+    "glued log line\rfinal bar state",
+    " 45%|████      | 9/20 [00:01<00:02,  5.00it/s]",
+    " 55%|█████     | 11/20 [00:02<00:01,  5.00it/s]2024-06-03 06:48:43,000 - INFO - glued after a bar",
+    "[default1]: 65%|██████    | 13/20 [00:02<00:01,  4.00it/s][rank1]:after the bar",
+    "",
+    "   ",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(_SHAPE_CASES), min_size=1, max_size=30))
+def test_searches_asked_of_shapes_find_what_the_lines_would(lines):
+    # ingest hands demux the lines' digit shapes (SHAPE_CODE): every step must give
+    # the frame it gives without them, and a row whose text it changed loses its code
+    from correlator.demux import SHAPE_CODE, restrip_glued, split_kept_segments
+    from correlator.shapes import digit_shapes
+
+    def chain(df, shapes):
+        df = split_kept_segments(split_fused_mpi(df, shapes), shapes)
+        df = strip_prefixes(df, shapes=shapes)
+        return restrip_glued(split_glued_progress(df, shapes))
+
+    plain = chain(_frame(lines), None)
+    shapes, codes = digit_shapes(pl.Series(lines, dtype=pl.Utf8))
+    shaped = chain(_frame(lines).with_columns(codes.alias(SHAPE_CODE)), shapes)
+    assert shaped.drop(SHAPE_CODE).equals(plain)
+    known = shaped.filter(pl.col(SHAPE_CODE).is_not_null())
+    assert known["text"].to_list() == [lines[n - 1] for n in known["line_no"].to_list()]
+    assert shapes.gather(known[SHAPE_CODE]).to_list() == [shape_of(t) for t in known["text"].to_list()]
+
+
+def test_demux_searches_are_digit_invariant():
+    # what lets them run on shapes (correlator.shapes.digit_invariant)
+    from correlator import demux
+    from correlator.shapes import digit_invariant
+
+    for regex in (demux._ANY_PREFIX, r"(?:it/s|s/it)[\],]", r"\]<std", r"\r"):
+        assert digit_invariant(regex), regex
