@@ -126,7 +126,7 @@ def with_new_texts(
         to_union = pl.Series(union.indices).cast(pl.UInt32)
         # ``shapes`` are distinct, so each keeps its code in the union (a dictionary
         # numbers values as they first occur): only the new texts' codes are looked up
-        codes = codes.scatter(new, to_union.gather(more_codes + shapes.len()))
+        codes = codes.clone().scatter(new, to_union.gather(more_codes + shapes.len()))  # not the caller's
         shapes = pl.Series(shapes.name, union.dictionary, dtype=pl.String)
     if keep_unused:
         return shapes, codes.alias("code")

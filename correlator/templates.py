@@ -52,6 +52,14 @@ def _key(messages: pl.Series) -> pl.Series:
     A traceback's frames carry paths and line numbers that differ between
     builds but not between ranks of one job; its last line is the exception.
     """
+    several = messages.str.contains("\n", literal=True)
+    if several.all() or not several.any():
+        return _first_and_last(messages) if several.any() else messages
+    at = several.arg_true()  # the few of several lines: a one-line message is its own key
+    return messages.clone().scatter(at, _first_and_last(messages.gather(at)))  # scatter writes in place
+
+
+def _first_and_last(messages: pl.Series) -> pl.Series:
     head = messages.str.split_exact("\n", 1).struct.field("field_0")
     last = pl.when(messages.str.contains("\n", literal=True)).then(
         pl.lit(" … ") + messages.str.extract(r"\n([^\n]*)\s*$", 1)

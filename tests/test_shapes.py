@@ -47,10 +47,17 @@ def test_shapes_of_texts_mostly_known_lines(lines, picks):
         else:
             texts.append(other)
             codes.append(None)
-    shapes, got = with_new_texts(pl.Series(texts, dtype=pl.String), line_shapes, pl.Series(codes, dtype=pl.UInt32))
+    given_codes = pl.Series(codes, dtype=pl.UInt32)
+    shapes, got = with_new_texts(pl.Series(texts, dtype=pl.String), line_shapes, given_codes)
     assert shapes.gather(got).to_list() == [shape_of(t) for t in texts]
     assert shapes.n_unique() == shapes.len()  # a dictionary, as digit_shapes gives
     assert sorted(got.unique().to_list()) == list(range(shapes.len()))  # and only what is used
+    assert given_codes.to_list() == codes  # the caller's codes are left alone
+    # keeping the unused shapes: the known codes stay as they were
+    kept, kept_codes = with_new_texts(pl.Series(texts, dtype=pl.String), line_shapes, given_codes, keep_unused=True)
+    assert kept.gather(kept_codes).to_list() == [shape_of(t) for t in texts]
+    assert kept.head(line_shapes.len()).to_list() == line_shapes.to_list()
+    assert [c for c, k in zip(kept_codes.to_list(), codes, strict=True) if k is not None] == [k for k in codes if k is not None]
 
 
 @pytest.mark.parametrize(
@@ -151,6 +158,17 @@ def test_templates_of_parser_examples_equal_the_mask_of_their_shape(monkeypatch)
     expected = mask(_key(shapes)).gather(codes).to_list()
     assert templates(lines).to_list() == expected
     assert templates(lines).to_list() == expected  # the second time from the memo
+
+
+def test_templates_leave_their_arguments_alone():
+    # (Polars' scatter writes in place: a key built by one once overwrote the shapes)
+    messages = pl.Series(["step 1 loss 2", "Traceback (most recent call last):\n  x\nValueError: 3", "a 0x7f"])
+    shapes, codes = digit_shapes(messages)
+    before = (messages.to_list(), shapes.to_list(), codes.to_list())
+    got = templates(messages, shapes, codes)
+    assert (messages.to_list(), shapes.to_list(), codes.to_list()) == before
+    assert got.cast(pl.String).to_list() == ["step <*> loss <*>", "Traceback (most recent call last): … ValueError: <*>",
+                                             "a <*>"]
 
 
 def test_fold_flags_regexes_are_digit_invariant():
