@@ -298,7 +298,7 @@ def _give_year(ev: pl.DataFrame, state: _StreamState) -> pl.DataFrame:
     and then rewrites the part, so a good guess here saves a rewrite."""
     needs = pl.col("ts_needs_year").fill_null(False)
     if state.year is None:
-        full = pl.col("ts").filter(~needs & ~pl.col("ts_estimated"))
+        full = pl.col("ts").filter(pl.col("ts").is_not_null() & ~needs & ~pl.col("ts_estimated"))
         # the years of the first and last full stamps first: a year per row costs a
         # time-zone lookup each (3 ms a 15 MB batch), two cost nothing
         first, last = ev.select(full.min(), full.max().alias("hi")).row(0)  # None: no full stamp yet
@@ -508,10 +508,9 @@ def _is_constant(col: pa.ChunkedArray) -> bool:
         return True
     if col.null_count:
         return False
-    if pa.types.is_dictionary(col.type):
-        values = {c.dictionary[0].as_py() for c in col.chunks if len(c)} if all(
-            len(c.dictionary) == 1 for c in col.chunks if len(c)) else None
-        return values is not None and len(values) == 1
+    if pa.types.is_dictionary(col.type):  # no nulls: a one-value dictionary is every row's value
+        chunks = [c for c in col.chunks if len(c)]
+        return all(len(c.dictionary) == 1 for c in chunks) and len({c.dictionary[0].as_py() for c in chunks}) == 1
     if pa.types.is_integer(col.type):
         lo, hi = pc.min_max(col).values()
         return lo == hi
