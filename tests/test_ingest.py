@@ -538,6 +538,50 @@ def test_part_summaries_count_full_stamps_per_year(tmp_path, days):
     assert {y for _, y in expect if y is not None} == {int(d[:4]) for d in days}
 
 
+def test_part_summaries_count_every_key_combination(tmp_path):
+    """The summary groups only by the keys that vary in a part (the others are read off
+    their dictionaries and min/max): its counts must still be per full combination."""
+    import collections
+
+    import correlator.ingest as ingest_mod
+    from correlator.discover import discover
+    from correlator.problems import ProblemLog
+
+    text = ("2024-05-01 12:00:00,000 - INFO - __main__ - step 1 loss 2.0\n"
+            "gpu-node-01:984:1257 [4] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+            "gpu-node-02:985:1258 [5] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n"
+            "[rank3]:2024-05-01 12:00:01,000 - INFO - __main__ - step 2 loss 2.0\n"
+            "2024-05-01 12:00:02,000 - INFO - __main__ - step 3 loss 2.0\n")
+    _write(tmp_path / "job" / "rank0.log", text.encode())
+    f = discover(tmp_path / "job", ProblemLog(echo=False))[0]
+    opts = ingest_mod.IngestOptions(echo_problems=False)
+    table = pa.concat_tables(b.table for b in ingest_mod._file_events(f, "j", "UTC", opts, ProblemLog(echo=False)))
+    keys = ingest_mod._SUMMARY_KEYS[:-1]
+    expect: collections.Counter = collections.Counter()
+    for r in table.to_pylist():
+        full = r["ts"] is not None and r["ts_year"] is None and not r["ts_estimated"]
+        expect[(*(r[k] for k in keys), r["ts"].year if full else None)] += 1
+    got = collections.Counter({tuple(r[k] for k in ingest_mod._SUMMARY_KEYS): r["n"]
+                               for r in ingest_mod._summary(table).to_pylist()})
+    assert got == expect
+    assert len({k[keys.index("pid")] for k in expect}) == 3  # the case asked: keys that vary
+
+
+def test_a_batch_across_new_year_takes_the_year_most_full_stamps_carry():
+    import polars as pl
+
+    import correlator.ingest as ingest_mod
+
+    ts = ["2023-12-31 23:59:59", "2024-01-01 00:00:01", "2024-01-01 00:00:02", None, None, None, None]
+    ev = pl.DataFrame({"ts": ts}).select(
+        pl.col("ts").str.to_datetime(time_zone="UTC").dt.cast_time_unit("us"),
+        pl.lit(False).alias("ts_needs_year"), pl.lit(False).alias("ts_estimated"),
+    )
+    state = ingest_mod._StreamState()
+    ingest_mod._give_year(ev, state)
+    assert state.year == 2024  # rows without a stamp have no say
+
+
 def _comm_init(i: int) -> bytes:
     # NCCL INFO format as in tests/test_parsers.py (real NCCL 2.18 output)
     return (b"gpu-node-01:984:1257 [4] NCCL INFO comm 0x557fe785f7a0 rank 4 nranks 8 cudaDev 4 "
