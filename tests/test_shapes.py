@@ -95,6 +95,24 @@ def test_matching_by_shape_equals_matching_each_line():
         assert by_shape[col].to_list() == direct[col].to_list(), col
 
 
+@pytest.mark.parametrize("own_group_rows", [2, 4, 1 << 30])
+def test_shapes_cut_as_groups_of_their_own_equal_matching_each_line(monkeypatch, own_group_rows):
+    """A shape with many rows is cut at literal positions (``_OWN_GROUP_ROWS``; a
+    training log's step line): the threshold lowered so that the examples' shapes
+    take that path, alone or beside their buckets, the answer is each line's."""
+    monkeypatch.setattr(classify, "_OWN_GROUP_ROWS", own_group_rows)
+    monkeypatch.setattr(classify, "_MEMO", ShapeMemo())
+    rng = random.Random(13)
+    lines = [ex for p in PATTERNS for ex in p.examples]
+    lines += [_with_other_digits(ex, rng) for ex in lines for _ in range(4)]
+    msg = pl.Series("message", lines)
+    direct = _finish(_match_rows(msg, shaped=False)).drop("row")
+    for _ in range(2):  # the second time, the cut's expressions come from its memo
+        by_shape = match_messages(msg)
+        for col in direct.columns:
+            assert by_shape[col].to_list() == direct[col].to_list(), col
+
+
 def test_shapes_remembered_from_earlier_batches_give_the_same_answer(monkeypatch):
     """The second batch meets shapes the first one matched (from the memo) and new ones."""
     monkeypatch.setattr(classify, "_MEMO", ShapeMemo())
