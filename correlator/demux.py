@@ -98,6 +98,7 @@ def _forget_shapes(df: pl.DataFrame) -> pl.DataFrame:
         return df
     return df.with_columns(pl.lit(None, dtype=df.schema[SHAPE_CODE]).alias(SHAPE_CODE))
 
+
 # Words that end in ": " at the start of ordinary lines and are not pdsh hosts.
 _NOT_HOSTS = r"^(?:srun|slurmstepd[\w.-]*|salloc|sbatch|stdout|stderr|\d+(?:\.\d+)?)$"
 

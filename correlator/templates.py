@@ -53,9 +53,11 @@ def _key(messages: pl.Series) -> pl.Series:
     builds but not between ranks of one job; its last line is the exception.
     """
     several = messages.str.contains("\n", literal=True)
-    if several.all() or not several.any():
-        return _first_and_last(messages) if several.any() else messages
-    at = several.arg_true()  # the few of several lines: a one-line message is its own key
+    if not several.any():
+        return messages  # a one-line message is its own key
+    if several.all():
+        return _first_and_last(messages)
+    at = several.arg_true()
     return messages.clone().scatter(at, _first_and_last(messages.gather(at)))  # scatter writes in place
 
 
