@@ -449,9 +449,12 @@ FACT_KINDS = (
     "deepspeed.world_info", "deepspeed.launcher_spawn", "deepspeed.killing_subprocess",
 )
 # The columns of them that attribute.sql reads (a missing one fails its binding, so
-# every ingest test would say so): the side file holds only these, ~2 ms a part less
-# to write than all of them (messages above all).
+# every ingest test would say so): the side file holds only these, with plain strings
+# (a 15 MB part's ~2,200 NCCL init lines: 8 -> 3.5 ms to convert and write).
 FACT_COLUMNS = ("file", "node", "pid", "kind", "line_no", "attrs")
+_FACTS_SCHEMA = pa.schema([
+    pa.field(c, pa.string()) if c in ("file", "node", "kind") else _PART_SCHEMA.field(c) for c in FACT_COLUMNS
+])
 # Per file, one row per distinct (attribution columns, source, year-less stamp or
 # not, full-stamp year) with its count: what stage 2 needs of every event, without
 # reading every event; `part_index` says which part file the rows are in.
@@ -464,9 +467,9 @@ _SUMMARY_SCHEMA = pa.schema(
 
 @dataclass
 class _PartBatch:
-    """A batch of events in the parts' schema, the fact-kind ones among them again
-    (None: none; taken in Polars, as Arrow's filter has no kernel for string views),
-    and the sizes of the row groups it is written as (None: one)."""
+    """A batch of events in the parts' schema, the ``FACT_COLUMNS`` of its fact-kind
+    ones (None: none; taken in Polars, as Arrow's filter has no kernel for string
+    views), and the sizes of the row groups it is written as (None: one)."""
 
     table: pa.Table
     facts: pa.Table | None
@@ -474,8 +477,15 @@ class _PartBatch:
 
 
 def _part_batch(ev: pl.DataFrame, groups: list[int] | None = None) -> _PartBatch:
-    facts = ev.filter(pl.col("kind").is_in(list(FACT_KINDS)).fill_null(False))
-    return _PartBatch(_to_part(ev), _to_part(facts) if facts.height else None, groups)
+    facts = ev.select(FACT_COLUMNS).filter(pl.col("kind").is_in(list(FACT_KINDS)).fill_null(False))
+    return _PartBatch(_to_part(ev), _facts_table(facts) if facts.height else None, groups)
+
+
+def _facts_table(facts: pl.DataFrame) -> pa.Table:
+    """The side file's rows (``FACT_COLUMNS`` of the fact-kind events) as Arrow."""
+    table = facts.to_arrow(compat_level=pl.CompatLevel.newest())
+    i = table.schema.get_field_index("attrs")
+    return table.set_column(i, "attrs", _attrs_map(table.column(i))).cast(_FACTS_SCHEMA)
 
 
 def _summary(table: pa.Table) -> pa.Table:
@@ -546,14 +556,18 @@ def _one_value(s: pl.Series) -> pa.DictionaryArray | None:
 def _with_attr_map(table: pa.Table) -> pa.Table:
     """``table`` in the parts' schema: attrs as a map, the _DICT_COLUMNS as dictionaries."""
     i = table.schema.get_field_index("attrs")
-    lists = table.column(i).cast(_ATTR_LIST).combine_chunks()
-    attrs = pa.MapArray.from_arrays(lists.offsets, lists.values.field("key"), lists.values.field("value"))
-    table = table.set_column(i, "attrs", attrs)
+    table = table.set_column(i, "attrs", _attrs_map(table.column(i)))
     for name in _DICT_COLUMNS:
         j = table.schema.get_field_index(name)
         if not pa.types.is_dictionary(table.schema.field(j).type):
             table = table.set_column(j, name, pc.dictionary_encode(table.column(j)))
     return table.cast(_PART_SCHEMA)
+
+
+def _attrs_map(attrs: pa.ChunkedArray) -> pa.MapArray:
+    """Polars' attrs (a list of key/value structs) as the Arrow map the files hold."""
+    lists = attrs.cast(_ATTR_LIST).combine_chunks()
+    return pa.MapArray.from_arrays(lists.offsets, lists.values.field("key"), lists.values.field("value"))
 
 
 def _plain_strings(table: pa.Table) -> pa.Table:
@@ -727,9 +741,8 @@ class _PartWriter:
             return
         self.writer.close()
         # written with the part, even if empty: stage 2 reads one of each per part
-        facts = pa.concat_tables(self.facts) if self.facts else _PART_SCHEMA.empty_table()
-        pq.write_table(facts.select(list(FACT_COLUMNS)), self.dir / f"facts-{self.index:06d}.parquet",
-                       compression="lz4")
+        facts = pa.concat_tables(self.facts) if self.facts else _FACTS_SCHEMA.empty_table()
+        pq.write_table(facts, self.dir / f"facts-{self.index:06d}.parquet", compression="lz4")
         summary = pa.concat_tables(self.summaries) if self.summaries else _SUMMARY_SCHEMA.empty_table()
         summary = summary.set_column(summary.schema.get_field_index("part_index"), "part_index",
                                      pa.array([self.index] * summary.num_rows, pa.int32()))
