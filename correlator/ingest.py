@@ -52,6 +52,7 @@ from correlator.demux import (
 from correlator.discover import InputFile, discover
 from correlator.fold import fold, one_stream, per_stream
 from correlator.parquet_concat import concat_parquet
+from correlator.polars_thread import on_polars_thread
 from correlator.problems import Problem, ProblemLog
 from correlator.read import LineBatch, iter_line_batches
 from correlator.shapes import digit_shapes, with_new_texts
@@ -1003,9 +1004,9 @@ def _run_stage1(
 ) -> dict[int, tuple[int, int]]:
     tasks = _tasks(files, opts)
     if pool is None:
-        outcomes = (r for t in tasks for r in _work_on(t, job, opts, scratch))
+        outcomes = (r for t in tasks for r in on_polars_thread(_work_on, t, job, opts, scratch))
     else:
-        futures = [pool.submit(_work_on, t, job, opts, scratch) for t in tasks]
+        futures = [pool.submit(on_polars_thread, _work_on, t, job, opts, scratch) for t in tasks]
         outcomes = (r for fut in futures for r in fut.result())
     results: dict[int, tuple[int, int]] = {}
     for index, file_problems, events, lines in outcomes:
@@ -1075,9 +1076,10 @@ def _finish_parts(con: duckdb.DuckDBPyConnection, scratch: str, pool: ProcessPoo
     paths = [str(part_path(scratch, i)) for i in stale]
     if pool is None:
         for path in paths:
-            _attribute_part(path, combos, child_ranks, year)
+            on_polars_thread(_attribute_part, path, combos, child_ranks, year)
     else:
-        for fut in [pool.submit(_attribute_part, p, combos, child_ranks, year) for p in paths]:
+        tasks = [pool.submit(on_polars_thread, _attribute_part, p, combos, child_ranks, year) for p in paths]
+        for fut in tasks:
             fut.result()
 
 
