@@ -418,10 +418,13 @@ def _recording(finish, rewritten: list[str]):
     return wrapped
 
 
-def _worker_env() -> tuple[str | None, str | None]:
+def _worker_env() -> dict[str, str | None]:
     import os
 
-    return os.environ.get("_RJEM_MALLOC_CONF"), os.environ.get("POLARS_MAX_THREADS")
+    from correlator import workers
+
+    keys = ("_RJEM_MALLOC_CONF", "POLARS_MAX_THREADS", *workers.GLIBC_MALLOC)
+    return {k: os.environ.get(k) for k in keys}
 
 
 def test_workers_keep_freed_memory_longer_unless_the_user_says_otherwise(monkeypatch):
@@ -431,19 +434,30 @@ def test_workers_keep_freed_memory_longer_unless_the_user_says_otherwise(monkeyp
     assert workers.worker_jemalloc_conf("dirty_decay_ms:500,muzzy_decay_ms:1000") == workers.WORKER_DECAY
     assert workers.worker_jemalloc_conf(
         "dirty_decay_ms:500,muzzy_decay_ms:1000,dirty_decay_ms:0") == workers.WORKER_DECAY + ",dirty_decay_ms:0"
-    before = {k: os.environ.get(k) for k in ("POLARS_MAX_THREADS", workers.JEMALLOC_CONF)}
+    for k in workers.GLIBC_MALLOC:
+        monkeypatch.delenv(k, raising=False)
+    before = {k: os.environ.get(k) for k in ("POLARS_MAX_THREADS", workers.JEMALLOC_CONF, *workers.GLIBC_MALLOC)}
     with workers.worker_pool(2) as pool:
-        conf, threads = pool.submit(_worker_env).result()
+        env = pool.submit(_worker_env).result()
     # the worker's Polars puts its defaults first again; ours come after and win
-    assert conf.endswith(workers.WORKER_DECAY) and threads == "1"
+    assert env.pop("_RJEM_MALLOC_CONF").endswith(workers.WORKER_DECAY)
+    assert env == {"POLARS_MAX_THREADS": "1", **workers.GLIBC_MALLOC}
     # workers started early, before the command loaded: the same settings, and this
     # process's environment is left as it was
     workers.start_early(2)
     assert {k: os.environ.get(k) for k in before} == before
     with workers.worker_pool(2) as pool:
-        conf, threads = pool.submit(_worker_env).result()
-    assert conf.endswith(workers.WORKER_DECAY) and threads == "1"
+        env = pool.submit(_worker_env).result()
+    assert env.pop("_RJEM_MALLOC_CONF").endswith(workers.WORKER_DECAY)
+    assert env == {"POLARS_MAX_THREADS": "1", **workers.GLIBC_MALLOC}
     assert {k: os.environ.get(k) for k in before} == before
+    # a user's own glibc setting goes to the workers as it is
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "0")
+    with workers.worker_pool(2) as pool:
+        env = pool.submit(_worker_env).result()
+    assert env["MALLOC_TRIM_THRESHOLD_"] == "0"
+    assert env["MALLOC_MMAP_THRESHOLD_"] == workers.GLIBC_MALLOC["MALLOC_MMAP_THRESHOLD_"]
+    assert os.environ["MALLOC_TRIM_THRESHOLD_"] == "0"
 
 
 def test_workers_are_started_early_only_for_a_big_log_directory(tmp_path, monkeypatch):
