@@ -9,12 +9,14 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from correlator.ingest import IngestOptions, NothingToRead
-from correlator.rulebook import RuleError
-from correlator.verdict import Verdict
+
+if TYPE_CHECKING:  # the rulebook and pydantic load with the commands that use them
+    from correlator.verdict import Verdict
 
 # A missing path is a usage error (exit 2) naming it, not a traceback; "-" is stdin.
 TARGET = click.Path(exists=True, allow_dash=True)
@@ -88,6 +90,7 @@ def export_cmd(
     from correlator.ingest import ingest
     from correlator.query import kind_of, open_timeline
     from correlator.report.perfetto import perfetto_trace, step_events, write_trace
+    from correlator.rulebook import RuleError
 
     options = IngestOptions(tz=tz, workers=workers, exclude=exclude)
     try:
@@ -145,7 +148,7 @@ def batch_cmd(
       correlator sql reports/ "SELECT category, count(*) FROM summary GROUP BY 1"
     """
     from correlator.batch import BatchOptions, run_batch
-    from correlator.rulebook import load_rules
+    from correlator.rulebook import RuleError, load_rules
 
     try:  # fail once, here, rather than once per job in the workers
         load_rules([Path(d) for d in rules_dirs], builtin=not no_builtin)

@@ -1007,6 +1007,7 @@ def _run_stage1(
         outcomes = (r for t in tasks for r in on_polars_thread(_work_on, t, job, opts, scratch))
     else:
         futures = [pool.submit(on_polars_thread, _work_on, t, job, opts, scratch) for t in tasks]
+        import duckdb  # noqa: F401  (stage 2's, loaded while the workers parse: not after)
         outcomes = (r for fut in futures for r in fut.result())
     results: dict[int, tuple[int, int]] = {}
     for index, file_problems, events, lines in outcomes:

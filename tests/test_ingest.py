@@ -460,6 +460,18 @@ def test_workers_keep_freed_memory_longer_unless_the_user_says_otherwise(monkeyp
     assert os.environ["MALLOC_TRIM_THRESHOLD_"] == "0"
 
 
+def test_the_cli_loads_without_duckdb_or_the_rulebook():
+    # an ingest hands its files to the workers as soon as the CLI has loaded; DuckDB,
+    # the rulebook and pydantic (~0.2 s) load later, with the commands that use them
+    import subprocess
+    import sys
+
+    heavy = ("duckdb", "pydantic", "yaml", "correlator.rulebook", "correlator.query", "correlator.verdict")
+    code = f"import sys, correlator.cli; print([m for m in {heavy!r} if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
 def test_workers_are_started_early_only_for_a_big_log_directory(tmp_path, monkeypatch):
     from concurrent.futures import ProcessPoolExecutor
 
