@@ -12,16 +12,26 @@ Parquet's footer is a Thrift struct (``FileMetaData``) in the compact protocol.
 The codec below is generic (field ids and wire types, no schema compiled in), so
 it round-trips fields it does not know; only the offsets, the row counts and the
 dropped trailing columns are touched, by their ids in ``parquet.thrift``.
+
+Decoding and encoding the footers is Python work on ~100,000 fields (the 1 GB
+bench's 83 parts), done after every part is written, while one core waits. So a
+part's writer can do most of it as soon as the part is closed (``prepare_footer``,
+in ingest's workers): its row groups decoded, trailing columns dropped and encoded
+again, cut where a value depends on the part's place in the file (a byte offset,
+a row group's ordinal). ``concat_parquet`` then only fills those in.
 """
 
 from __future__ import annotations
 
 import gc
 import io
+import itertools
 import os
+import pickle
 import struct
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 _MAGIC = b"PAR1"
@@ -146,7 +156,25 @@ def _zigzag(n: int, out: bytearray) -> None:
     _varint((n << 1) ^ (n >> 63), out)
 
 
-def _write_value(wire: int, value, out: bytearray) -> None:
+class _Hole:
+    """A value only concatenation knows: a byte offset into the part, moved by where
+    the part's bytes land, or a row group's ordinal, its place in the file."""
+
+    __slots__ = ("ordinal", "value")
+
+    def __init__(self, value: int, ordinal: bool = False) -> None:
+        self.value, self.ordinal = value, ordinal
+
+
+@dataclass(frozen=True)
+class _Encoded:
+    """A list's elements, encoded beforehand."""
+
+    count: int
+    data: bytes
+
+
+def _write_value(wire: int, value, out: bytearray, marks: list | None = None) -> None:
     if wire in (_I16, _I32, _I64):
         _zigzag(value, out)
     elif wire == _I8:
@@ -155,19 +183,18 @@ def _write_value(wire: int, value, out: bytearray) -> None:
         _varint(len(value), out)
         out += value
     elif wire == _STRUCT:
-        _write_struct(value, out)
+        _write_struct(value, out, marks)
+    elif wire in (_LIST, _SET) and type(value) is _Encoded:
+        _list_header(value.count, _STRUCT, out)
+        out += value.data
     elif wire in (_LIST, _SET):
         elem, items = value
-        if len(items) < 15:
-            out.append(len(items) << 4 | elem)
-        else:
-            out.append(0xF0 | elem)
-            _varint(len(items), out)
+        _list_header(len(items), elem, out)
         if elem in (_TRUE, _FALSE):
             out += bytes(items)
         else:
             for item in items:
-                _write_value(elem, item, out)
+                _write_value(elem, item, out, marks)
     elif wire == _MAP:
         k, v, items = value
         _varint(len(items), out)
@@ -182,7 +209,17 @@ def _write_value(wire: int, value, out: bytearray) -> None:
         raise ParquetConcatError(f"unknown Thrift wire type {wire}")
 
 
-def _write_struct(fields: list[list], out: bytearray) -> None:
+def _list_header(size: int, elem: int, out: bytearray) -> None:
+    if size < 15:
+        out.append(size << 4 | elem)
+    else:
+        out.append(0xF0 | elem)
+        _varint(size, out)
+
+
+def _write_struct(fields: list[list], out: bytearray, marks: list | None = None) -> None:
+    """Encode a struct; a ``_Hole`` value writes nothing, and its place in ``out`` is
+    added to ``marks``."""
     last = 0
     for fid, wire, value in fields:
         delta = fid - last
@@ -192,8 +229,10 @@ def _write_struct(fields: list[list], out: bytearray) -> None:
             out.append(wire)
             _zigzag(fid, out)
         last = fid
-        if wire not in (_TRUE, _FALSE):
-            _write_value(wire, value, out)
+        if type(value) is _Hole:
+            marks.append((len(out), value))  # type: ignore[union-attr]
+        elif wire not in (_TRUE, _FALSE):
+            _write_value(wire, value, out, marks)
     out.append(0)
 
 
@@ -226,10 +265,10 @@ def _set(fields: list[list], fid: int, wire: int, value) -> None:
     fields.sort(key=lambda f: f[0])
 
 
-def _shift(fields: list[list] | None, ids: tuple[int, ...], delta: int) -> None:
+def _mark_offsets(fields: list[list] | None, ids: tuple[int, ...]) -> None:
     for f in fields or ():
         if f[0] in ids and f[2] is not None:
-            f[2] += delta
+            f[2] = _Hole(f[2])
 
 
 # ------------------------------------------------------------- parquet.thrift ids
@@ -324,6 +363,102 @@ def _no_gc() -> Iterator[None]:
             gc.enable()
 
 
+@dataclass(frozen=True)
+class PreparedFooter:
+    """A part's footer made ready for concatenation: its row groups encoded without
+    the dropped columns, cut at each value that depends on where the part lands
+    (``chunks`` around ``holes``: (is ordinal, value in the part))."""
+
+    size: int  # the part's size and mtime when prepared: a rewritten part is decoded again
+    mtime_ns: int
+    data_end: int
+    rows: int
+    row_groups: int
+    schema: bytes
+    chunks: tuple[bytes, ...]
+    holes: tuple[tuple[bool, int], ...]
+
+    def fits(self, path: Path) -> bool:
+        st = path.stat()
+        return (st.st_size, st.st_mtime_ns) == (self.size, self.mtime_ns)
+
+
+def prepare_footer(path: str | Path, drop_columns: Sequence[str] = ()) -> PreparedFooter:
+    """Decode ``path``'s footer and encode its row groups for ``concat_parquet``."""
+    path = Path(path)
+    with _no_gc():
+        st = path.stat()
+        meta, end = _footer(path)
+        schema = _get(meta, _FMD_SCHEMA)
+        schema_bytes = encode_struct([[1, _LIST, schema]])
+        dropped = _drop_trailing(schema[1], drop_columns)
+        groups = (_get(meta, _FMD_ROW_GROUPS) or (0, []))[1]
+        for ordinal, rg in enumerate(groups):
+            columns = _get(rg, _RG_COLUMNS)[1]
+            for cc in columns:
+                if _get(cc, _CC_FILE_PATH) is not None or any(_get(cc, i) is not None for i in _ENCRYPTED):
+                    raise ParquetConcatError(f"{path}: column chunks in other files or encrypted")
+            if dropped:
+                gone = columns[-dropped:]
+                del columns[-dropped:]
+                for fid, size_id in ((_RG_TOTAL_BYTE_SIZE, _CMD_UNCOMPRESSED), (_RG_TOTAL_COMPRESSED, _CMD_COMPRESSED)):
+                    total = _get(rg, fid)
+                    if total is not None:
+                        _set(rg, fid, _I64, total - sum(_get(_get(c, _CC_META), size_id) or 0 for c in gone))
+            for cc in columns:
+                _mark_offsets(cc, _CC_OFFSETS)
+                _mark_offsets(_get(cc, _CC_META), _CMD_OFFSETS)
+            _mark_offsets(rg, (_RG_FILE_OFFSET,))
+            if _get(rg, _RG_ORDINAL) is not None:
+                _set(rg, _RG_ORDINAL, _I16, _Hole(ordinal, ordinal=True))
+        out, marks = bytearray(), []
+        for rg in groups:
+            _write_struct(rg, out, marks)
+    cuts = [0, *(at for at, _ in marks), len(out)]
+    return PreparedFooter(
+        size=st.st_size, mtime_ns=st.st_mtime_ns, data_end=end, rows=_get(meta, _FMD_NUM_ROWS) or 0,
+        row_groups=len(groups), schema=schema_bytes,
+        chunks=tuple(bytes(out[a:b]) for a, b in itertools.pairwise(cuts)),
+        holes=tuple((h.ordinal, h.value) for _, h in marks),
+    )
+
+
+def footer_path(part: str | Path) -> Path:
+    """Where ``save_prepared`` keeps a part's prepared footer: beside it."""
+    part = Path(part)
+    return part.with_name(part.name + ".footer")
+
+
+def save_prepared(part: str | Path, drop_columns: Sequence[str] = ()) -> None:
+    """Prepare ``part``'s footer and keep it beside the part for ``concat_parquet``."""
+    data = pickle.dumps(prepare_footer(part, drop_columns), protocol=pickle.HIGHEST_PROTOCOL)
+    footer_path(part).write_bytes(data)
+
+
+def _prepared(part: Path, drop_columns: Sequence[str]) -> PreparedFooter:
+    """The footer kept beside ``part`` if it was made from the part as it is now
+    (and for the same columns: the schema is checked by the caller), else made here."""
+    kept = footer_path(part)
+    if kept.exists():
+        try:
+            prepared = pickle.loads(kept.read_bytes())  # our own scratch file
+        except Exception:  # unreadable: made again below
+            prepared = None
+        if isinstance(prepared, PreparedFooter) and prepared.fits(part):
+            return prepared
+    return prepare_footer(part, drop_columns)
+
+
+def _render(p: PreparedFooter, delta: int, first_ordinal: int, out: bytearray) -> None:
+    """Append ``p``'s row groups with their offsets moved by ``delta`` and their
+    ordinals counted from ``first_ordinal``."""
+    chunks = p.chunks
+    out += chunks[0]
+    for (is_ordinal, value), chunk in zip(p.holes, chunks[1:], strict=True):
+        _zigzag(value + (first_ordinal if is_ordinal else delta), out)
+        out += chunk
+
+
 def concat_parquet(
     parts: Sequence[str | Path], out: str | Path, *, drop_columns: Sequence[str] = (),
     key_value_metadata: dict[str, str] | None = None,
@@ -333,7 +468,9 @@ def concat_parquet(
     The parts must share one schema. ``drop_columns`` names trailing top-level
     primitive columns to leave out (their bytes stay in the file, unreferenced).
     ``key_value_metadata`` replaces the parts' own (which includes pyarrow's
-    ``ARROW:schema`` of the undropped schema, so it is never kept).
+    ``ARROW:schema`` of the undropped schema, so it is never kept). A part's footer
+    prepared beside it (``save_prepared``, for the same ``drop_columns``) is used
+    if the part has not changed since.
     """
     with _no_gc():
         return _concat(parts, out, drop_columns, key_value_metadata)
@@ -346,54 +483,31 @@ def _concat(
     if not parts:
         raise ParquetConcatError("no Parquet files to concatenate")
     out = Path(out)
-    schema_bytes: bytes | None = None
-    head: list[list] | None = None
-    row_groups: list = []
-    rows = 0
+    paths = [Path(p) for p in parts]
+    head, _ = _footer(paths[0])  # version, schema, column orders, writer: the first part's
+    schema_bytes = encode_struct([[1, _LIST, _get(head, _FMD_SCHEMA)]])
+    row_groups = bytearray()
+    count = rows = 0
     with out.open("wb", buffering=0) as dst:
         _write_all(dst, _MAGIC)
         pos = len(_MAGIC)
-        for part in map(Path, parts):
-            meta, end = _footer(part)
-            schema = _get(meta, _FMD_SCHEMA)
-            encoded = encode_struct([[1, _LIST, schema]])
-            if schema_bytes is None:
-                schema_bytes, head = encoded, meta
-            elif encoded != schema_bytes:
+        for part in paths:
+            prepared = _prepared(part, drop_columns)
+            if prepared.schema != schema_bytes:
                 raise ParquetConcatError(f"{part}: schema differs from {parts[0]}")
-            delta = pos - len(_MAGIC)
-            for rg in (_get(meta, _FMD_ROW_GROUPS) or (0, []))[1]:
-                columns = _get(rg, _RG_COLUMNS)[1]
-                for cc in columns:
-                    if _get(cc, _CC_FILE_PATH) is not None or any(_get(cc, i) is not None for i in _ENCRYPTED):
-                        raise ParquetConcatError(f"{part}: column chunks in other files or encrypted")
-                    _shift(cc, _CC_OFFSETS, delta)
-                    _shift(_get(cc, _CC_META), _CMD_OFFSETS, delta)
-                _shift(rg, (_RG_FILE_OFFSET,), delta)
-                row_groups.append(rg)
-            rows += _get(meta, _FMD_NUM_ROWS) or 0
-            _copy_range(part, len(_MAGIC), end, dst)
-            pos += end - len(_MAGIC)
+            _render(prepared, pos - len(_MAGIC), count, row_groups)
+            count += prepared.row_groups
+            rows += prepared.rows
+            _copy_range(part, len(_MAGIC), prepared.data_end, dst)
+            pos += prepared.data_end - len(_MAGIC)
 
-        assert head is not None
         schema = _get(head, _FMD_SCHEMA)
         dropped = _drop_trailing(schema[1], drop_columns)
-        for ordinal, rg in enumerate(row_groups):
-            if dropped:
-                columns = _get(rg, _RG_COLUMNS)[1]
-                gone = columns[-dropped:]
-                del columns[-dropped:]
-                for fid, size_id in ((_RG_TOTAL_BYTE_SIZE, _CMD_UNCOMPRESSED), (_RG_TOTAL_COMPRESSED, _CMD_COMPRESSED)):
-                    total = _get(rg, fid)
-                    if total is not None:
-                        _set(rg, fid, _I64, total - sum(_get(_get(c, _CC_META), size_id) or 0 for c in gone))
-            if _get(rg, _RG_ORDINAL) is not None:
-                _set(rg, _RG_ORDINAL, _I16, ordinal)
         orders = _get(head, _FMD_COLUMN_ORDERS)
         if orders is not None and dropped:
             del orders[1][-dropped:]
         _set(head, _FMD_NUM_ROWS, _I64, rows)
-        _set(head, _FMD_ROW_GROUPS, _LIST, (_STRUCT, row_groups))
+        _set(head, _FMD_ROW_GROUPS, _LIST, _Encoded(count, bytes(row_groups)))
         kv = [[[1, _BINARY, k.encode()], [2, _BINARY, v.encode()]] for k, v in (key_value_metadata or {}).items()]
         if kv:
             _set(head, _FMD_KV, _LIST, (_STRUCT, kv))
