@@ -371,6 +371,7 @@ class PreparedFooter:
 
     size: int  # the part's size and mtime when prepared: a rewritten part is decoded again
     mtime_ns: int
+    dropped: tuple[str, ...]  # the columns left out of ``chunks``
     data_end: int
     rows: int
     row_groups: int
@@ -378,9 +379,9 @@ class PreparedFooter:
     chunks: tuple[bytes, ...]
     holes: tuple[tuple[bool, int], ...]
 
-    def fits(self, path: Path) -> bool:
+    def fits(self, path: Path, drop_columns: Sequence[str]) -> bool:
         st = path.stat()
-        return (st.st_size, st.st_mtime_ns) == (self.size, self.mtime_ns)
+        return (st.st_size, st.st_mtime_ns, tuple(drop_columns)) == (self.size, self.mtime_ns, self.dropped)
 
 
 def prepare_footer(path: str | Path, drop_columns: Sequence[str] = ()) -> PreparedFooter:
@@ -416,7 +417,7 @@ def prepare_footer(path: str | Path, drop_columns: Sequence[str] = ()) -> Prepar
             _write_struct(rg, out, marks)
     cuts = [0, *(at for at, _ in marks), len(out)]
     return PreparedFooter(
-        size=st.st_size, mtime_ns=st.st_mtime_ns, data_end=end, rows=_get(meta, _FMD_NUM_ROWS) or 0,
+        size=st.st_size, mtime_ns=st.st_mtime_ns, dropped=tuple(drop_columns), data_end=end, rows=_get(meta, _FMD_NUM_ROWS) or 0,
         row_groups=len(groups), schema=schema_bytes,
         chunks=tuple(bytes(out[a:b]) for a, b in itertools.pairwise(cuts)),
         holes=tuple((h.ordinal, h.value) for _, h in marks),
@@ -436,15 +437,15 @@ def save_prepared(part: str | Path, drop_columns: Sequence[str] = ()) -> None:
 
 
 def _prepared(part: Path, drop_columns: Sequence[str]) -> PreparedFooter:
-    """The footer kept beside ``part`` if it was made from the part as it is now
-    (and for the same columns: the schema is checked by the caller), else made here."""
+    """The footer kept beside ``part`` if it was made from the part as it is now,
+    leaving out the same columns; else made here."""
     kept = footer_path(part)
     if kept.exists():
         try:
             prepared = pickle.loads(kept.read_bytes())  # our own scratch file
         except Exception:  # unreadable: made again below
             prepared = None
-        if isinstance(prepared, PreparedFooter) and prepared.fits(part):
+        if isinstance(prepared, PreparedFooter) and prepared.fits(part, drop_columns):
             return prepared
     return prepare_footer(part, drop_columns)
 

@@ -166,6 +166,12 @@ def test_a_prepared_footer_is_used_only_for_the_part_it_was_made_from(tmp_path):
     out = tmp_path / "out.parquet"
     assert concat_parquet([a, b], out) == 450
     assert pq.read_table(out).equals(pa.concat_tables([_table(0, 250), _table(300, 200)]))
+    # prepared leaving out other columns than the concatenation does
+    save_prepared(a, ["nor_me"])
+    save_prepared(b)
+    concat_parquet([a, b], out, drop_columns=["keep_me_not", "nor_me"])
+    want = pa.concat_tables([_table(0, 250), _table(300, 200)]).drop_columns(["keep_me_not", "nor_me"])
+    assert pq.read_table(out).equals(want.cast(pq.read_table(out).schema))
 
 
 def test_parts_of_different_schemas_are_refused(tmp_path):
