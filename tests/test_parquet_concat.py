@@ -172,6 +172,9 @@ def test_a_prepared_footer_is_used_only_for_the_part_it_was_made_from(tmp_path):
     concat_parquet([a, b], out, drop_columns=["keep_me_not", "nor_me"])
     want = pa.concat_tables([_table(0, 250), _table(300, 200)]).drop_columns(["keep_me_not", "nor_me"])
     assert pq.read_table(out).equals(want.cast(pq.read_table(out).schema))
+    # every row group lists the file's five leaf columns (n, kind, attrs' key and value, ts)
+    groups = _row_groups(decode_struct(_footer(out)))
+    assert [len(next(f[2][1] for f in rg if f[0] == 1)) for rg in groups] == [5] * len(groups)
 
 
 def test_parts_of_different_schemas_are_refused(tmp_path):
