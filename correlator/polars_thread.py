@@ -40,7 +40,9 @@ def on_polars_thread(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
     exception re-raised here as it was (not wrapped in a Polars error)."""
     outcome: list[tuple[bool, Any]] = []
 
-    def call(column: pl.Series) -> pl.Series:
+    # Polars passes ``return_dtype`` (and retries without it if refused: the retry
+    # would run ``fn`` inside that TypeError's handler, chaining it to any error)
+    def call(column: pl.Series, **_polars_kwargs: object) -> pl.Series:
         if not outcome:  # once, whatever Polars does with the expression
             try:
                 outcome.append((True, fn(*args, **kwargs)))

@@ -52,6 +52,7 @@ def test_an_exception_comes_back_unwrapped():
     with pytest.raises(Boom) as caught:
         on_polars_thread(fail)
     assert caught.value is err  # not a Polars ComputeError around it
+    assert err.__context__ is None  # nor chained to an error Polars handled on the way
 
 
 def test_nested_calls_work():
