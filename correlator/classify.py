@@ -15,17 +15,20 @@ See ``parsers.base`` for the contract. The work per batch:
    that contain digits, which are cut out of each row at the position the
    group matched in the shape. Rows whose shape meets a pattern that is not
    digit-invariant (a literal ``Xid 79``, a ``post`` function) or whose
-   positions cannot be confirmed are matched line by line, as in step 2.
+   positions cannot be confirmed are matched line by line, as in step 2; or,
+   first, by *hex shape* (``correlator.hex_shapes``) where the patterns allow:
+   NCCL's comm lines, each a shape of its own by its pointers, are then a few.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 
 import polars as pl
 
+from correlator.hex_shapes import hex_shape_safe, hex_shapes, token_safe_literal
 from correlator.shapes import ShapeMemo, digit_invariant, digit_shapes, shape_of
 from parsers import LEVEL_WORDS, PATTERNS
 from parsers.base import Pattern
@@ -68,6 +71,24 @@ def _shape_safe(idx: int) -> bool:
     if p.regex is None:
         return not any(ch.isdigit() for t in p.triggers for ch in t)
     return digit_invariant(p.regex)
+
+
+@cache
+def _hex_safe(idx: int) -> bool:
+    """May pattern ``idx`` run on hex shapes (``correlator.hex_shapes``)?"""
+    p = PATTERNS[idx]
+    if p.post is not None:
+        return False
+    if p.regex is None:
+        return _shape_safe(idx)
+    return hex_shape_safe(p.regex)
+
+
+@cache
+def _hex_path() -> bool:
+    """Hex shapes are searched for the shaped triggers: only sound if no trigger's
+    character can fall on a token's digit (true of every trigger; a test says so)."""
+    return all(token_safe_literal(t) for p in PATTERNS for t in p.triggers)
 
 
 @cache
@@ -201,7 +222,7 @@ _PRIORITY = (
 )
 
 
-def _match_rows(msg: pl.Series, shaped: bool) -> pl.DataFrame:
+def _match_rows(msg: pl.Series, shaped: bool, hexed: bool = False) -> pl.DataFrame:
     """The parsers' answer for each message, aligned with ``msg`` (``_MATCH_SCHEMA``
     plus ``attrs`` with each value's pattern).
 
@@ -210,15 +231,17 @@ def _match_rows(msg: pl.Series, shaped: bool) -> pl.DataFrame:
     matched line by line: NCCL's ``comm 0x...`` lines, unique by their pointers,
     would otherwise be matched twice). Only shapes' attrs say which pattern each
     value came from (``_SRC_ATTR_TYPE``; lines' are ``ATTR_TYPE``): nothing is
-    cut from a line's own match.
+    cut from a line's own match. ``hexed``: the shapes are hex shapes, on which
+    fewer patterns are safe.
     """
     n = msg.len()
     # a shape is unsure if it holds a trigger of a pattern that is not shape-safe:
     # asked first, in one pass, so that the others alone are searched and joined
     # (a batch's unsure shapes are mostly new ones: NCCL's comm lines, thousands)
+    unsafe = _unsafe_triggers(hexed) if shaped else []
     unsure = (
-        msg.str.contains_any(_unsafe_triggers()).fill_null(False)
-        if shaped and _unsafe_triggers()
+        msg.str.contains_any(unsafe).fill_null(False)
+        if unsafe
         else pl.repeat(False, n, dtype=pl.Boolean, eager=True)
     )
     todo = (~unsure).arg_true() if unsure.any() else None
@@ -280,9 +303,10 @@ def _candidates(msg: pl.Series, todo: pl.Series | None, shaped: bool) -> Iterato
 
 
 @cache
-def _unsafe_triggers() -> list[str]:
-    """The shaped triggers of the patterns that may not run on shapes."""
-    return sorted({shape_of(t) for i, p in enumerate(PATTERNS) if not _shape_safe(i) for t in p.triggers})
+def _unsafe_triggers(hexed: bool = False) -> list[str]:
+    """The shaped triggers of the patterns that may not run on (hex) shapes."""
+    safe = _hex_safe if hexed else _shape_safe
+    return sorted({shape_of(t) for i, p in enumerate(PATTERNS) if not safe(i) for t in p.triggers})
 
 
 def _drop_src(attrs: pl.Expr) -> pl.Expr:
@@ -324,14 +348,25 @@ def match_messages(
         if extra is None or extra.height == 0:
             return whole.drop("row")
         return _in_row_order(whole.select(_WORD_COLUMNS), [whole], n, extra)
-    per = _match_shapes(shapes)
+    words, parts = _by_shape(msg, shapes, codes, _match_shapes(shapes), _match_unsure)
+    return _in_row_order(words, parts, n, extra)
+
+
+def _by_shape(
+    msg: pl.Series, shapes: pl.Series, codes: pl.Series, per: pl.DataFrame,
+    unsure: Callable[[pl.Series, pl.Series], pl.DataFrame],
+) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
+    """The words of each row of ``msg`` and its varying columns in parts (see
+    ``_in_row_order``), from ``per``, the answers for ``shapes``; the rows of shapes
+    whose answer cannot be used go to ``unsure(messages, their shapes)``."""
+    n = msg.len()
     plan = _Plan.build(shapes, per)
     fin = _finish(per).drop("row")
     mode = plan.mode.gather(codes)
     row = pl.int_range(n, dtype=pl.UInt32, eager=True)
     # The columns whose values may differ between rows of a shape come in parts, put
     # in row order at the end; the shape's words (kind, source, level, logger) are
-    # gathered once, and only the rows matched line by line get their own.
+    # gathered once, and only the rows matched another way get their own.
     parts = []
     exact = row.filter(mode == _EXACT)
     if exact.len():
@@ -342,10 +377,40 @@ def match_messages(
     redo = row.filter(mode == _REDO)
     words = fin.select(_WORD_COLUMNS).gather(codes)
     if redo.len():
-        own = _finish(_match_rows(msg.gather(redo), shaped=False)).with_columns(row=redo)
+        own = unsure(msg.gather(redo), shapes.gather(codes.gather(redo))).with_columns(row=redo)
         parts.append(own)
         words = words.with_columns(words.get_column(c).scatter(redo, own.get_column(c)) for c in _WORD_COLUMNS)
-    return _in_row_order(words, parts, n, extra)
+    return words, parts
+
+
+def _line_by_line(msg: pl.Series, _shapes: pl.Series | None = None) -> pl.DataFrame:
+    return _finish(_match_rows(msg, shaped=False))
+
+
+# Below this many rows, the hex shapes' fixed cost is more than matching the lines.
+_HEX_MIN_ROWS = 64
+
+
+def _match_unsure(msg: pl.Series, shapes: pl.Series) -> pl.DataFrame:
+    """``_line_by_line(msg)``, by hex shape where it can be (NCCL's comm lines, each a
+    digit shape of its own by its pointer, are a few hex shapes a rank)."""
+    if msg.len() < _HEX_MIN_ROWS or not _hex_path():
+        return _line_by_line(msg)
+    rows, hexed, codes = hex_shapes(msg, shapes)
+    if rows.len() < _HEX_MIN_ROWS or hexed.len() > _SHAPES_WORTH_IT * rows.len():
+        return _line_by_line(msg)
+    per = _HEX_MEMO.answer(hexed, lambda s: _match_rows(s, shaped=True, hexed=True).drop("row"),
+                           remember=~pl.col("unsure"))
+    per = per.with_columns(row=pl.int_range(hexed.len(), dtype=pl.UInt32)).select("row", pl.exclude("row"))
+    sub = msg.gather(rows)
+    words, parts = _by_shape(sub, hexed, codes, per, _line_by_line)
+    done = _in_row_order(words, parts, sub.len(), None).with_columns(row=rows)
+    if rows.len() == msg.len():
+        return done.select("row", pl.exclude("row"))
+    rest = pl.int_range(msg.len(), dtype=pl.UInt32, eager=True).filter(
+        ~pl.repeat(False, msg.len(), dtype=pl.Boolean, eager=True).scatter(rows, True))
+    others = _line_by_line(msg.gather(rest)).with_columns(row=rest)
+    return pl.concat([done.select(others.columns), others]).sort("row")
 
 
 def _in_row_order(words: pl.DataFrame, parts: list[pl.DataFrame], n: int, extra: pl.DataFrame | None) -> pl.DataFrame:
@@ -375,9 +440,11 @@ def _in_row_order(words: pl.DataFrame, parts: list[pl.DataFrame], n: int, extra:
     return words.hstack(merged.drop("row").gather(at)).select(*_OUT_COLUMNS, "attrs")
 
 
-# Unsure shapes are not remembered: they are matched line by line anyway, and are
-# mostly unique (NCCL's comm pointers).
+# Unsure shapes are not remembered: they are matched another way anyway, and are
+# mostly unique (NCCL's comm pointers). Hex shapes' answers are kept apart: fewer
+# patterns may run on them.
 _MEMO = ShapeMemo()
+_HEX_MEMO = ShapeMemo()
 
 
 def _match_shapes(shapes: pl.Series) -> pl.DataFrame:

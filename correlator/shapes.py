@@ -22,7 +22,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["SHAPE_SQL", "ShapeMemo", "digit_shapes", "shape_of", "with_new_texts"]
+__all__ = ["SHAPE_SQL", "ShapeMemo", "digit_shapes", "map_ascii", "shape_of", "with_new_texts"]
 
 _BYTE = pl.col("b")
 _SHAPED = (
@@ -39,15 +39,21 @@ def shape_of(text: str) -> str:
     return text.translate(str.maketrans("123456789", "000000000"))
 
 
-def _shape_array(arr: pa.LargeStringArray) -> pa.Array:
+def _shape_array(arr: pa.LargeStringArray, mapping: pl.Expr = _SHAPED) -> pa.Array:
     validity, offsets, data = arr.buffers()
     if data is None:
         return arr
     raw = pa.Array.from_buffers(pa.uint8(), data.size, [None, data])
-    shaped = pl.DataFrame({"b": raw}).select(_SHAPED).to_series().to_arrow()
+    shaped = pl.DataFrame({"b": raw}).select(mapping).to_series().to_arrow()
     return pa.LargeStringArray.from_buffers(
         len(arr), offsets, shaped.buffers()[1], validity, arr.null_count, arr.offset
     )
+
+
+def map_ascii(texts: pl.Series, mapping: pl.Expr) -> pl.Series:
+    """``texts`` with every byte written as ``mapping`` says (an expression of the
+    byte, column ``b``, that maps ASCII bytes to ASCII bytes and leaves the others)."""
+    return pl.Series(texts.name, _shape_array(_one_array(texts), mapping), dtype=pl.String)
 
 
 def digit_shapes(texts: pl.Series) -> tuple[pl.Series, pl.Series]:
