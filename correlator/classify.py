@@ -348,19 +348,19 @@ def match_messages(
         if extra is None or extra.height == 0:
             return whole.drop("row")
         return _in_row_order(whole.select(_WORD_COLUMNS), [whole], n, extra)
-    words, parts = _by_shape(msg, shapes, codes, _match_shapes(shapes), _match_unsure)
+    words, parts = _by_shape(msg, shapes, codes, _match_shapes(shapes), _PLANS, _match_unsure)
     return _in_row_order(words, parts, n, extra)
 
 
 def _by_shape(
-    msg: pl.Series, shapes: pl.Series, codes: pl.Series, per: pl.DataFrame,
+    msg: pl.Series, shapes: pl.Series, codes: pl.Series, per: pl.DataFrame, plans: _PlanMemo,
     unsure: Callable[[pl.Series, pl.Series], pl.DataFrame],
 ) -> tuple[pl.DataFrame, list[pl.DataFrame]]:
     """The words of each row of ``msg`` and its varying columns in parts (see
     ``_in_row_order``), from ``per``, the answers for ``shapes``; the rows of shapes
     whose answer cannot be used go to ``unsure(messages, their shapes)``."""
     n = msg.len()
-    plan = _Plan.build(shapes, per)
+    plan = _Plan.build(shapes, per, plans)
     fin = _finish(per).drop("row")
     mode = plan.mode.gather(codes)
     row = pl.int_range(n, dtype=pl.UInt32, eager=True)
@@ -404,7 +404,7 @@ def _match_unsure(msg: pl.Series, shapes: pl.Series) -> pl.DataFrame:
                            remember=~pl.col("unsure"))
     per = per.with_columns(row=pl.int_range(hexed.len(), dtype=pl.UInt32)).select("row", pl.exclude("row"))
     sub = msg.gather(rows)
-    words, parts = _by_shape(sub, hexed, codes, per, _line_by_line)
+    words, parts = _by_shape(sub, hexed, codes, per, _HEX_PLANS, _line_by_line)
     done = _in_row_order(words, parts, sub.len(), None).with_columns(row=rows)
     if rows.len() == msg.len():
         return done.select("row", pl.exclude("row"))
@@ -461,6 +461,40 @@ _OWN_GROUP_ROWS = 16384
 _OWN_GROUP = 256
 
 
+class _PlanMemo:
+    """Each shape's mode, and for a cut one its number of attrs and slots, kept for a
+    worker's later batches (planning a batch's few hundred shapes again, in Python,
+    cost ~5 ms a rank file)."""
+
+    def __init__(self, limit: int = 20_000) -> None:
+        self.limit = limit
+        self.known: dict[str, tuple[int, int | None, dict | None]] = {}
+
+    def learn(self, texts: list[str], per: pl.DataFrame) -> None:
+        has_digits = (
+            pl.col("attrs").list.eval(pl.element().struct.field("value").str.contains("0", literal=True)).list.any()
+            .fill_null(False)
+            | pl.any_horizontal([pl.col(f"fill_{c}").is_not_null() for c in FILL_COLUMNS])
+            | pl.col("epoch_s").is_not_null()
+        )
+        flags = per.select(pl.col("unsure"), has_digits.alias("digits"))
+        mode = [_REDO if unsure else (_SLOTS if digits else _EXACT) for unsure, digits in flags.iter_rows()]
+        for text, m in zip(texts, mode, strict=True):
+            self.known[text] = (m, None, None)
+        need = [i for i, m in enumerate(mode) if m == _SLOTS]
+        if need:
+            sub = per.gather(need).select("attrs", *[f"{p}fill_{c}" for c in FILL_COLUMNS for p in ("", "src_")],
+                                          "epoch_s", "src_epoch_s")
+            for i, rec in zip(need, sub.iter_rows(named=True), strict=True):
+                slot = _locate(texts[i], rec)
+                self.known[texts[i]] = (_REDO, None, None) if slot is None else (_SLOTS, slot.pop("k"), slot)
+
+
+# kept apart for hex shapes, as their answers are
+_PLANS = _PlanMemo()
+_HEX_PLANS = _PlanMemo()
+
+
 class _Plan:
     """Per shape: can its answer be used as is, with digit values cut, or not at all?"""
 
@@ -472,35 +506,33 @@ class _Plan:
         self.bucket, self.at = bucket, at
 
     @classmethod
-    def build(cls, shapes: pl.Series, per: pl.DataFrame) -> _Plan:
-        has_digits = (
-            pl.col("attrs").list.eval(pl.element().struct.field("value").str.contains("0", literal=True)).list.any()
-            .fill_null(False)
-            | pl.any_horizontal([pl.col(f"fill_{c}").is_not_null() for c in FILL_COLUMNS])
-            | pl.col("epoch_s").is_not_null()
-        )
-        flags = per.select(pl.col("unsure"), has_digits.alias("digits"))
-        mode = [
-            _REDO if unsure else (_SLOTS if digits else _EXACT)
-            for unsure, digits in flags.iter_rows()
-        ]
+    def build(cls, shapes: pl.Series, per: pl.DataFrame, memo: _PlanMemo) -> _Plan:
+        """The plan for ``shapes`` (``per``: their answers); each shape's part of it
+        from ``memo`` where known (a function of the shape alone, as its answer is)."""
+        texts = shapes.to_list()
+        # unsure shapes are matched another way, and mostly unique: not remembered
+        unsure = per.get_column("unsure").to_list()
+        sure = [i for i, u in enumerate(unsure) if not u]
+        new = [i for i in sure if texts[i] not in memo.known]
+        if new and len(memo.known) + len(new) > memo.limit:
+            memo.known = {}  # full: start again, from this batch's shapes
+            new = sure
+        if new:
+            memo.learn([texts[i] for i in new], per.gather(new))
         by_k: dict[int, list[dict]] = {}
-        bucket: list[int | None] = [None] * len(mode)
-        at: list[int | None] = [None] * len(mode)
-        need = [i for i, m in enumerate(mode) if m == _SLOTS]
-        if need:
-            sub = per.gather(need).select("attrs", *[f"{p}fill_{c}" for c in FILL_COLUMNS for p in ("", "src_")],
-                                          "epoch_s", "src_epoch_s")
-            texts = shapes.gather(need).to_list()
-            for i, text, rec in zip(need, texts, sub.iter_rows(named=True), strict=True):
-                slot = _locate(text, rec)
-                if slot is None:
-                    mode[i] = _REDO
-                else:
-                    k = slot.pop("k")
-                    rows = by_k.setdefault(k, [])
-                    bucket[i], at[i] = k, len(rows)
-                    rows.append(slot)
+        mode: list[int] = []
+        bucket: list[int | None] = [None] * len(texts)
+        at: list[int | None] = [None] * len(texts)
+        for i, text in enumerate(texts):
+            if unsure[i]:
+                mode.append(_REDO)
+                continue
+            m, k, slot = memo.known[text]
+            mode.append(m)
+            if slot is not None:
+                rows = by_k.setdefault(k, [])
+                bucket[i], at[i] = k, len(rows)
+                rows.append(slot)
         buckets = {k: pl.DataFrame(rows, schema=_slot_schema(k), orient="row") for k, rows in by_k.items()}
         return cls(pl.Series(mode, dtype=pl.UInt8), buckets, pl.Series(bucket, dtype=pl.UInt8),
                    pl.Series(at, dtype=pl.UInt32))

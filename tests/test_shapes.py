@@ -113,9 +113,12 @@ def test_shapes_cut_as_groups_of_their_own_equal_matching_each_line(monkeypatch,
             assert by_shape[col].to_list() == direct[col].to_list(), col
 
 
-def test_shapes_remembered_from_earlier_batches_give_the_same_answer(monkeypatch):
-    """The second batch meets shapes the first one matched (from the memo) and new ones."""
+@pytest.mark.parametrize("plans_limit", [20_000, 5])
+def test_shapes_remembered_from_earlier_batches_give_the_same_answer(monkeypatch, plans_limit):
+    """The second batch meets shapes the first one matched (from the memo) and new
+    ones; their plans come from a memo too, which may fill up and start again."""
     monkeypatch.setattr(classify, "_MEMO", ShapeMemo())
+    monkeypatch.setattr(classify, "_PLANS", classify._PlanMemo(limit=plans_limit))
     rng = random.Random(11)
     examples = [ex for p in PATTERNS for ex in p.examples]
     first = [ex for i, ex in enumerate(examples) if i % 2 == 0]
