@@ -684,7 +684,7 @@ def test_bench_arguments() -> None:
 def test_bench_report_pass_and_fail() -> None:
     bench = load_bench()
     params = bench.JobParams(1_000_000_000, 64, 8, "oom-cascade", "30s", 0)
-    report = bench.Report(1_000_000_000, 90, 8_000_000, params)
+    report = bench.Report(1_000_000_000, 90, 8_000_000, params, failures=[])
     report.runs["ingest"] = bench.Run(
         "ingest", ["x"], seconds=5.0, returncode=0, peak_rss_bytes=900 * 2**20
     )
@@ -693,9 +693,15 @@ def test_bench_report_pass_and_fail() -> None:
     )
     text = bench.format_report(report)
     assert "200.0 MB/s" in text and "1,600,000 lines/s" in text
-    assert text.count("PASS") == 3 and "FAIL" not in text
+    assert text.count("PASS") == 4 and "FAIL" not in text
     assert "analyze : skipped" in text and "lnav    : not run" in text
     assert report.passed()
+    # fast, but a batch was kept as raw lines: an internal error, not a pass
+    report.failures = ["gpu-node-00/rank003.log: could not parse lines 1-500: KeyError('x')"]
+    text = bench.format_report(report)
+    assert text.count("FAIL") == 1 and "1 failures" in text and "failed: gpu-node-00/rank003.log" in text
+    assert not report.passed()
+    report.failures = []
     report.runs["ingest"] = bench.Run(
         "ingest", ["x"], seconds=20.0, returncode=0, peak_rss_bytes=3 * 2**30
     )
@@ -711,13 +717,13 @@ def test_bench_report_pass_and_fail() -> None:
 def test_bench_analyze_target_counts_when_analyze_ran() -> None:
     bench = load_bench()
     params = bench.JobParams(1_000_000_000, 64, 8, "oom-cascade", "30s", 0)
-    report = bench.Report(1_000_000_000, 90, 8_000_000, params)
+    report = bench.Report(1_000_000_000, 90, 8_000_000, params, failures=[])
     report.runs["ingest"] = bench.Run("ingest", ["x"], seconds=5.0, returncode=0, peak_rss_bytes=2**28)
     # analyze exits 1 on a failed job: that is a verdict, not an error
     report.runs["analyze"] = bench.Run("analyze", ["x"], seconds=12.0, returncode=1, ok_codes=(0, 1, 3))
     report.runs["analysis"] = bench.Run("analysis", ["x"], seconds=4.0, returncode=1, ok_codes=(0, 1, 3))
     text = bench.format_report(report)
-    assert "analyze end to end < 15 s" in text and "12.0 s" in text and text.count("PASS") == 4
+    assert "analyze end to end < 15 s" in text and "12.0 s" in text and text.count("PASS") == 5
     assert "analysis:" in text and report.passed()
     report.runs["analyze"] = bench.Run("analyze", ["x"], seconds=40.0, returncode=1, ok_codes=(0, 1, 3))
     assert not report.passed() and bench.format_report(report).count("FAIL") == 1
@@ -749,6 +755,7 @@ def test_bench_end_to_end_with_fake_cli(tmp_path: Path, capsys: pytest.CaptureFi
     assert "analyze : skipped (the CLI has no `analyze` command yet)" in printed.out
     assert re.search(r"ingest  : +[\d.]+ s", printed.out)
     assert "peak RSS < 2 GB" in printed.out
+    assert re.search(r"every line parsed +not read +FAIL", printed.out)  # the fake's file is no timeline
     figures = json.loads((tmp_path / "figures.json").read_text())
     assert figures["runs"]["ingest"]["returncode"] == 0
     assert figures["runs"]["ingest"]["peak_rss_bytes"] > 25_000_000  # the fake's own ballast
@@ -758,3 +765,20 @@ def test_bench_end_to_end_with_fake_cli(tmp_path: Path, capsys: pytest.CaptureFi
     assert "reusing" in capsys.readouterr().err
     bench.main(args[:-1])  # without --keep everything is cleaned up afterwards
     assert not (out / "job").exists() and not (out / "job.parquet").exists()
+
+
+def test_bench_reads_ingest_failures_from_the_timeline(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    bench = load_bench()
+    problems = [
+        {"file": "truth.json", "line": None, "what": "excluded by pattern 'truth.json'", "action": "not read"},
+        {"file": "r3.log", "line": 1, "what": "could not parse lines 1-9: KeyError('x')", "action": "kept as raw lines"},
+    ]
+    path = tmp_path / "t.parquet"
+    table = pa.table({"n": [1]}).replace_schema_metadata({"correlator.problems": json.dumps(problems)})
+    pq.write_table(table, path)
+    assert bench._ingest_failures(path) == ["r3.log: could not parse lines 1-9: KeyError('x')"]
+    path.write_bytes(b"PAR1")
+    assert bench._ingest_failures(path) is None
