@@ -385,10 +385,10 @@ def rules_import(encyclopedia: str, out_dir: str) -> None:
 
     import yaml
 
-    data = json.loads(Path(encyclopedia).read_text())
-    entries = data if isinstance(data, list) else [data]
     from correlator.rulebook import import_encyclopedia
 
+    data = json.loads(Path(encyclopedia).read_text())
+    entries = data if isinstance(data, list) else [data]
     docs = import_encyclopedia(entries, Path(encyclopedia).name)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,7 @@
 
 NCCL prints a communicator's address on each of its init and destroy lines
 (``comm 0x55d26ea5f0c0 ... commId 0xdf5a60eccdeb112f``), so every such line is a
-digit shape of its own and was matched line by line (~3,400 lines, a tenth of a
+digit shape of its own and was matched line by line (~3,400 lines, 7-10% of a
 rank log's parse time). Written with its token digits as ``0`` too, a rank's
 lines are a handful of shapes. Like a digit shape, a hex shape keeps every
 character where it was, so values are still cut out of each line by position.
