@@ -202,7 +202,8 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     df = split_glued_progress(df, raw_shapes)
     df = restrip_glued(df)
 
-    stamps = parse_timestamps(df.get_column("text"), tz=tz, default_year=PROVISIONAL_YEAR)
+    line_shapes = with_new_texts(df.get_column("text"), raw_shapes, df.get_column(SHAPE_CODE), keep_unused=True)
+    stamps = parse_timestamps(df.get_column("text"), tz=tz, default_year=PROVISIONAL_YEAR, shapes=line_shapes)
     df = df.with_columns(
         stamps.get_column("ts"),
         stamps.get_column("ts_format"),
@@ -213,8 +214,6 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         wrapper = parse_timestamps(df.get_column("wrapper_ts").fill_null(""), tz="UTC").get_column("ts")
         df = df.with_columns(pl.coalesce(pl.col("ts"), wrapper).alias("ts"))
     df = df.with_columns(_stream_key(df, files))
-
-    line_shapes = with_new_texts(df.get_column("text"), raw_shapes, df.get_column(SHAPE_CODE), keep_unused=True)
     df = df.drop(SHAPE_CODE)
     ev = fold(df, carry_cols=_CARRY, shaped=line_shapes)
     ev = ev.filter(_not_blank(ev.get_column("message")))

@@ -25,7 +25,9 @@ rows that can match it.
    offsets: ``-`` at 4, ``/`` at 2 and 5, a digit after the level letter;
    short prefixes) reads no string buffer and costs a few ns per row. This
    picks the one format a line can be; most NCCL INFO lines, tracebacks and
-   progress bars are rejected here.
+   progress bars are rejected here. Given the lines' digit shapes (ingest has
+   them), this choice is made once per distinct shape head instead, and the
+   lines no format can take are not read at all (``_may_have_stamp``).
 3. **Parse the candidates.** A format's candidate rows are first copied into
    fresh, contiguous buffers: after filtering, string views still point all
    over the input's buffers and each pass over them was measured 5-10x slower
@@ -590,9 +592,9 @@ def _torchrun_table(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
 # families: pick each row's format from its head, then parse
 
 
-def _bracket(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
+def _bracket_key() -> pl.Expr:
     b1, b2 = _hbyte(1), _hbyte(2)
-    key = (
+    return (
         pl.when(_is_digit(b1) & _eq(_hbyte(5), "-"))
         .then(1)  # [2024-05-01 ...   DeepSpeed / NCCL
         .when(_eq(b1, " ") | _is_digit(b1))
@@ -604,12 +606,15 @@ def _bracket(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
         .when(_head_starts(*(f"[{level}|" for level in _PY_LEVELS)))
         .then(5)  # [INFO|trainer..  HF Trainer
     )
+
+
+def _bracket(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
     parsers = {1: _bracket_iso, 2: _dmesg_raw, 3: _c10, 4: _dmesg_t, 5: _trainer}
-    return _dispatch(d, key, parsers, ctx)
+    return _dispatch(d, _bracket_key(), parsers, ctx)
 
 
-def _digit(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
-    key = (
+def _digit_key() -> pl.Expr:
+    return (
         pl.when(_eq(_hbyte(4), "-") & _eq(_hbyte(7), "-") & _one_of(_hbyte(10), "Tt "))
         .then(1)  # 2024-05-01 ...
         .when(_eq(_hbyte(2), "/") & _eq(_hbyte(5), "/"))
@@ -617,10 +622,13 @@ def _digit(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
         .when(_eq(_hbyte(4), "/") & _eq(_hbyte(7), "/"))
         .then(3)  # 2026/05/28 ...
     )
-    return _dispatch(d, key, {1: _iso_start, 2: _hf_us, 3: _nvsmi_csv}, ctx)
 
 
-def _upper(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
+def _digit(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
+    return _dispatch(d, _digit_key(), {1: _iso_start, 2: _hf_us, 3: _nvsmi_csv}, ctx)
+
+
+def _upper_key() -> pl.Expr:
     b1, b3 = _hbyte(1), _hbyte(3)
     head3 = pl.col("h").bin.head(3)
     glog = (
@@ -628,7 +636,7 @@ def _upper(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
         & pl.all_horizontal(_is_digit(_hbyte(k)) for k in (1, 2, 3, 4, 6))
         & _eq(_hbyte(5), " ")
     )
-    key = (
+    return (
         pl.when(glog)
         .then(1)  # E0927 12:07:22.643702 ...
         .when(_is_lower(b1) & _eq(b3, " ") & head3.is_in([m.encode() for m in _MONTHS]))
@@ -640,15 +648,18 @@ def _upper(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
         .when(_is_upper(b1) & _head_starts(*(f"{level} " for level in _PY_LEVELS)))
         .then(5)  # INFO 01-29 07:44:20 ...
     )
+
+
+def _upper(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
     parsers = {1: _glog, 2: _month_first, 3: _ctime, 4: _nvsmi, 5: _vllm}
-    return _dispatch(d, key, parsers, ctx)
+    return _dispatch(d, _upper_key(), parsers, ctx)
 
 
-def _lower(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
+def _lower_key() -> pl.Expr:
     # Most rows here are NCCL lines ("host:pid:tid ..."): a digit follows their
     # first colon, while dmesg --decode pads the facility to 6 ("kern  :warn")
     # or prints "authpriv:" and a level name follows.
-    key = (
+    return (
         pl.when(_head_starts("slurm"))
         .then(1)
         .when(
@@ -657,12 +668,59 @@ def _lower(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
         )
         .then(2)
     )
-    return _dispatch(d, key, {1: _slurm, 2: _dmesg_decode}, ctx)
+
+
+def _lower(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
+    return _dispatch(d, _lower_key(), {1: _slurm, 2: _dmesg_decode}, ctx)
+
+
+def _space_key() -> pl.Expr:
+    return pl.when(_head_starts("  time")).then(1)
 
 
 def _space(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
-    key = pl.when(_head_starts("  time")).then(1)
-    return _dispatch(d, key, {1: _torchrun_table}, ctx)
+    return _dispatch(d, _space_key(), {1: _torchrun_table}, ctx)
+
+
+def _families(b0: pl.Expr) -> list[tuple[pl.Expr, Handler, Callable[[], pl.Expr]]]:
+    """(which lines, parser, format key) of each family, by the first byte ``b0``."""
+    return [
+        (b0 == ord("["), _bracket, _bracket_key),
+        (b0.is_between(ord("0"), ord("9")), _digit, _digit_key),
+        (b0.is_between(ord("A"), ord("Z")), _upper, _upper_key),
+        (b0.is_between(ord("a"), ord("z")), _lower, _lower_key),
+        (b0 == ord(" "), _space, _space_key),
+    ]
+
+
+def _may_have_stamp(shapes: pl.Series) -> pl.Series:
+    """Per digit shape: is a line of that shape a candidate of some format?
+
+    A line is parsed only where its family's format key (its first byte, then its
+    first 12 bytes) names a format. Every key tests digits only as a class, so a
+    line and its digit shape get the same key: it is worked out once per distinct
+    head of a shape (a few dozen a log; remembered, as the keys' expressions cost
+    more to plan than to run), and the lines of the others (NCCL INFO lines,
+    progress bars, tracebacks: a third of a training log's) are never read again.
+    """
+    heads = shapes.cast(pl.Binary).bin.head(_HEAD)
+    distinct = heads.unique().to_list()
+    new = [h for h in distinct if h not in _HEAD_MEMO]
+    if new:
+        if len(_HEAD_MEMO) + len(new) > _HEAD_MEMO_MAX:
+            _HEAD_MEMO.clear()
+        d = pl.DataFrame({"h": pl.Series(new, dtype=pl.Binary)})
+        expr = pl.when(pl.lit(False)).then(pl.lit(None, pl.Int32))
+        for which, _, key in _families(_hbyte(0)):
+            expr = expr.when(which).then(key())
+        found = _with_head_bytes(d, expr).select(expr.is_not_null()).to_series().to_list()
+        _HEAD_MEMO.update(zip(new, found, strict=True))
+    # a null head (a null line) is left to the parsers, which skip it
+    return heads.is_in([h for h in distinct if h is not None and _HEAD_MEMO[h]]) | heads.is_null()
+
+
+_HEAD_MEMO: dict[bytes | None, bool] = {}
+_HEAD_MEMO_MAX = 50_000
 
 
 # ---------------------------------------------------------------------------
@@ -724,7 +782,8 @@ def _empty_output(n: int) -> pl.DataFrame:
 
 
 def parse_timestamps(
-    lines: pl.Series, *, tz: str = "UTC", default_year: int | None = None
+    lines: pl.Series, *, tz: str = "UTC", default_year: int | None = None,
+    shapes: tuple[pl.Series, pl.Series] | None = None,
 ) -> pl.DataFrame:
     """Extract the wall-clock timestamp of every line, vectorised.
 
@@ -739,6 +798,9 @@ def parse_timestamps(
     default_year
         Year for formats that print none (see ``YEARLESS_FORMATS``); the
         current year in ``tz`` if None.
+    shapes
+        ``digit_shapes(lines)`` (distinct shapes, code per line), if the caller
+        has it: only the lines of shapes that may carry a stamp are read.
 
     Returns
     -------
@@ -759,25 +821,22 @@ def parse_timestamps(
         return _empty_output(0)
     s = (lines if lines.dtype == pl.String else lines.cast(pl.String)).rename("line")
     ctx = _Ctx(default_year)
+    rows = pl.int_range(0, n, dtype=pl.UInt32, eager=True)
+    if shapes is not None:
+        rows = _may_have_stamp(shapes[0]).gather(shapes[1]).fill_null(True).arg_true()
+        s = s.gather(rows)
 
     # Cut in bytes, not characters: bin.head keeps <= 12 bytes inline in the
     # view (str.head's output still pointed into the big buffers, and reading
     # it after a filter cost as much as reading the line).
     head = s.cast(pl.Binary).bin.head(_HEAD)
-    frame = pl.DataFrame(
-        {"i": pl.int_range(0, n, dtype=pl.UInt32, eager=True), "line": s, "h": head}
-    )
+    frame = pl.DataFrame({"i": rows, "line": s, "h": head})
     b0 = head.bin.get(0, null_on_oob=True)
-    families: list[tuple[pl.Series, Handler]] = [
-        (b0 == ord("["), _bracket),
-        (b0.is_between(ord("0"), ord("9")), _digit),
-        (b0.is_between(ord("A"), ord("Z")), _upper),
-        (b0.is_between(ord("a"), ord("z")), _lower),
-        (b0 == ord(" "), _space),
-    ]
     parts: list[pl.DataFrame] = []
-    for mask, family in families:
-        d = frame.filter(mask)
+    families = _families(pl.col("b0"))
+    masks = pl.DataFrame({"b0": b0}).select(which.alias(f"m{k}") for k, (which, _, _) in enumerate(families))
+    for k, (_, family, _) in enumerate(families):
+        d = frame.filter(masks.get_column(f"m{k}"))
         if d.height:
             parts.extend(p for p in family(d, ctx) if p.height)
     if not parts:

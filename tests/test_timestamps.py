@@ -19,6 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from correlator import timestamps
+from correlator.shapes import digit_shapes
 from correlator.timestamps import FORMATS, YEARLESS_FORMATS, parse_timestamps
 
 UTC = dt.UTC
@@ -730,6 +732,40 @@ def test_batch_equals_line_by_line(lines: list[str]) -> None:
     batch = parse(lines, default_year=2024).rows()
     single = [parse([line], default_year=2024).row(0) for line in lines]
     assert batch == single
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(st.one_of(st.none(), _lines), max_size=25))
+def test_shapes_only_skip_lines_that_have_no_stamp(lines: list[str | None]) -> None:
+    # Given the lines' digit shapes, only the lines of shapes that may carry a stamp
+    # are read: the answer must be the same as reading every line, in every column.
+    series = pl.Series("line", lines, dtype=pl.String)
+    timestamps._HEAD_MEMO.clear()
+    for _ in range(2):  # a fresh memo of shape heads, then the one just filled
+        shaped = parse_timestamps(series, default_year=2024, shapes=digit_shapes(series))
+        assert shaped.equals(parse(lines, default_year=2024))
+
+
+def test_shapes_skip_the_lines_of_stampless_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = pl.Series("line", [
+        "gpu-node-00:44247:44329 [1] NCCL INFO Connected all rings",  # no stamp: never parsed
+        "2024-06-03 06:48:40,938 - INFO - __main__ - step 3",
+        "Traceback (most recent call last):",
+        "2024-06-03 06:48:41,007 - INFO - __main__ - step 4",
+    ])
+    seen: list[str] = []
+
+    def spy(family: Any) -> Any:
+        def parse_family(d: pl.DataFrame, ctx: Any) -> list[pl.DataFrame]:
+            seen.extend(d.get_column("line").to_list())
+            return family(d, ctx)
+        return parse_family
+
+    for name in ("_bracket", "_digit", "_upper", "_lower", "_space"):
+        monkeypatch.setattr(timestamps, name, spy(getattr(timestamps, name)))
+    out = parse_timestamps(lines, default_year=2024, shapes=digit_shapes(lines))
+    assert seen == [lines[1], lines[3]]
+    assert out["ts"].to_list() == [None, utc(2024, 6, 3, 6, 48, 40, 938000), None, utc(2024, 6, 3, 6, 48, 41, 7000)]
 
 
 _MON = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
