@@ -148,6 +148,29 @@ def test_patterns_that_see_digits_are_not_run_on_shapes():
     assert all(not _shape_safe(i) for i, p in enumerate(PATTERNS) if p.post is not None)
 
 
+def test_watchdog_crash_exception_is_matched_by_shape():
+    # Every rank of a watchdog crash prints this C++ exception (with its own
+    # addresses): it must not need matching line by line, and its shape's answer
+    # must be the line's (exc_type cut from each line).
+    crash = (
+        "terminate called after throwing an instance of 'c10::DistBackendError'\n"
+        "  what():  [PG ID 0 PG GUID 0(default_pg) Rank {r}] Process group watchdog thread terminated with "
+        "exception: [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=537376, "
+        "OpType=ALLREDUCE, NumelIn=28741078, NumelOut=28741078, Timeout(ms)=600000) ran for 600029 "
+        "milliseconds before timing out.\n"
+        "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x98 (0x7f92e62535e8 in libc10.so)"
+    )
+    msg = pl.Series("message", [crash.format(r=r) for r in range(4)])
+    shaped = _match_rows(digit_shapes(msg)[0], shaped=True)
+    assert not shaped.get_column("unsure").any()
+    got = match_messages(msg)
+    assert got.equals(_finish(_match_rows(msg, shaped=False)).drop("row"))
+    assert {dict((a["key"], a["value"]) for a in attrs)["exc_type"] for attrs in got["attrs"].to_list()} == {
+        "c10::DistBackendError"}
+    assert [dict((a["key"], a["value"]) for a in attrs)["pg_rank"] for attrs in got["attrs"].to_list()] == [
+        "0", "1", "2", "3"]
+
+
 def test_templates_ignore_numbers_hosts_and_addresses():
     got = templates(pl.Series([
         "gpu-node-01:4242:4300 [3] NCCL INFO comm 0x55d26ea5f0c0 rank 3 nranks 64 - Init COMPLETE",
