@@ -27,7 +27,10 @@ rows that can match it.
    picks the one format a line can be; most NCCL INFO lines, tracebacks and
    progress bars are rejected here. Given the lines' digit shapes (ingest has
    them), this choice is made once per distinct shape head instead, and the
-   lines no format can take are not read at all (``_may_have_stamp``).
+   lines no format can take are not read at all (``_may_have_stamp``); the
+   lines of shapes laid out as Python logging's asctime (most of a training
+   log's stamped lines) go straight to that format's parse
+   (``_asctime_shapes``), skipping the dispatch below.
 3. **Parse the candidates.** A format's candidate rows are first copied into
    fresh, contiguous buffers: after filtering, string views still point all
    over the input's buffers and each pass over them was measured 5-10x slower
@@ -378,13 +381,26 @@ def _iso_start_slow(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
     return [_iso_parts(g, code)]
 
 
+# Python logging's default asctime, 'YYYY-MM-DD HH:MM:SS,mmm': by far the most
+# common stamp with a space separator (read by _iso_start, or by shape).
+_ASCTIME = "%Y-%m-%d %H:%M:%S,%3f"
+
+
+def _asctime_layout() -> pl.Expr:
+    """Given an ISO date and a space at 10: the bytes after the seconds are
+    asctime's (``,`` then three digits, not followed by a digit or a zone)."""
+    b23 = _byte(23)
+    return _eq(_byte(19), ",") & (b23.is_null() | ~(_is_digit(b23) | _one_of(b23, "+-Zz")))
+
+
+def _asctime(line: pl.Expr) -> pl.Expr:
+    return _strp(line.str.slice(0, 23), _ASCTIME)
+
+
 def _iso_start(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
     line = pl.col("line")
-    b19, b23 = _byte(19), _byte(23)
-    # Python logging's default asctime: by far the most common shape with a
-    # space separator.
-    python_shape = _eq(b19, ",") & (b23.is_null() | ~(_is_digit(b23) | _one_of(b23, "+-Zz")))
-    python = pl.when(python_shape).then(_strp(line.str.slice(0, 23), "%Y-%m-%d %H:%M:%S,%3f"))
+    b19 = _byte(19)
+    python = pl.when(_asctime_layout()).then(_asctime(line))
     # With "T": RFC 3339 in UTC as Go's RFC3339Nano prints it (kubectl
     # --timestamps), a fraction of 1-9 digits with trailing zeros trimmed (or
     # none), then "Z".
@@ -719,6 +735,18 @@ def _may_have_stamp(shapes: pl.Series) -> pl.Series:
     return heads.is_in([h for h in distinct if h is not None and _HEAD_MEMO[h]]) | heads.is_null()
 
 
+def _asctime_shapes(shapes: pl.Series) -> pl.Series:
+    """Per digit shape: do its lines go to the asctime fast path of ``_iso_start``
+    (the digit family, format key 1, a space at 10, ``_asctime_layout``)? Those
+    tests read digits only as a class, like the keys."""
+    b = shapes.cast(pl.Binary)
+    d = pl.DataFrame({"b": b, "h": b.bin.head(_HEAD)})
+    expr = (
+        _is_digit(_hbyte(0)) & (_digit_key() == 1) & _eq(_hbyte(10), " ") & _asctime_layout()
+    ).fill_null(False)
+    return _with_head_bytes(d, expr).select(expr).to_series()
+
+
 _HEAD_MEMO: dict[bytes | None, bool] = {}
 _HEAD_MEMO_MAX = 50_000
 
@@ -822,8 +850,25 @@ def parse_timestamps(
     s = (lines if lines.dtype == pl.String else lines.cast(pl.String)).rename("line")
     ctx = _Ctx(default_year)
     rows = pl.int_range(0, n, dtype=pl.UInt32, eager=True)
+    parts: list[pl.DataFrame] = []
     if shapes is not None:
-        rows = _may_have_stamp(shapes[0]).gather(shapes[1]).fill_null(True).arg_true()
+        texts, codes = shapes
+        wanted = _may_have_stamp(texts).gather(codes).fill_null(True)
+        # The lines of asctime shapes (most of a training log's stamped ones) take
+        # _iso_start's fast path straight away: the same parse, with none of the
+        # dispatch; a line it does not read (a 30 February) goes the usual way.
+        fast = _asctime_shapes(texts).gather(codes).fill_null(False).arg_true()
+        if fast.len():
+            local = pl.DataFrame({"line": s.gather(fast)}).select(_asctime(pl.col("line"))).to_series()
+            read = fast.filter(local.is_not_null())
+            parts.append(pl.DataFrame({
+                "i": read, "local": local.drop_nulls(),
+                "off": pl.repeat(None, read.len(), dtype=pl.Int32, eager=True),
+                "code": pl.repeat(_CODE["python_logging"], read.len(), dtype=pl.UInt8, eager=True),
+                "boot": pl.repeat(None, read.len(), dtype=pl.Float64, eager=True),
+            }))
+            wanted = wanted.scatter(read, False)
+        rows = wanted.arg_true()
         s = s.gather(rows)
 
     # Cut in bytes, not characters: bin.head keeps <= 12 bytes inline in the
@@ -832,7 +877,6 @@ def parse_timestamps(
     head = s.cast(pl.Binary).bin.head(_HEAD)
     frame = pl.DataFrame({"i": rows, "line": s, "h": head})
     b0 = head.bin.get(0, null_on_oob=True)
-    parts: list[pl.DataFrame] = []
     families = _families(pl.col("b0"))
     masks = pl.DataFrame({"b0": b0}).select(which.alias(f"m{k}") for k, (which, _, _) in enumerate(families))
     for k, (_, family, _) in enumerate(families):

@@ -734,11 +734,25 @@ def test_batch_equals_line_by_line(lines: list[str]) -> None:
     assert batch == single
 
 
+# Python asctime and its near misses: real and impossible dates, then what may
+# follow the milliseconds (another digit, a zone, a separator)
+_asctime_like = st.tuples(
+    st.one_of(
+        st.datetimes(min_value=dt.datetime(1000, 1, 1)).map(lambda t: t.strftime("%Y-%m-%d %H:%M:%S,")
+                                                            + f"{t.microsecond // 1000:03d}"),
+        st.lists(st.sampled_from("0123456789"), min_size=17, max_size=17).map(
+            lambda d: "{}{}{}{}-{}{}-{}{} {}{}:{}{}:{}{},{}{}{}".format(*d)),
+    ),
+    st.text(alphabet="0123456789+-Zz ,.x", max_size=4),
+).map("".join)
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lines=st.lists(st.one_of(st.none(), _lines), max_size=25))
+@given(lines=st.lists(st.one_of(st.none(), _lines, _asctime_like), max_size=25))
 def test_shapes_only_skip_lines_that_have_no_stamp(lines: list[str | None]) -> None:
     # Given the lines' digit shapes, only the lines of shapes that may carry a stamp
-    # are read: the answer must be the same as reading every line, in every column.
+    # are read, and asctime's by a path of their own: the answer must be the same as
+    # reading every line the usual way, in every column.
     series = pl.Series("line", lines, dtype=pl.String)
     timestamps._HEAD_MEMO.clear()
     for _ in range(2):  # a fresh memo of shape heads, then the one just filled
@@ -749,9 +763,11 @@ def test_shapes_only_skip_lines_that_have_no_stamp(lines: list[str | None]) -> N
 def test_shapes_skip_the_lines_of_stampless_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
     lines = pl.Series("line", [
         "gpu-node-00:44247:44329 [1] NCCL INFO Connected all rings",  # no stamp: never parsed
-        "2024-06-03 06:48:40,938 - INFO - __main__ - step 3",
+        "2024-06-03 06:48:40,938 - INFO - __main__ - step 3",  # asctime: read by shape
         "Traceback (most recent call last):",
-        "2024-06-03 06:48:41,007 - INFO - __main__ - step 4",
+        "[2024-06-03 06:48:41,007] [INFO] [engine.py:1:f] step 4",  # DeepSpeed: its family's parser
+        "2024-02-30 06:48:41,007 - INFO - __main__ - no such day",  # asctime layout, not a date
+        "2024-06-03 06:48:41,007123 - INFO - x",  # a longer fraction: not asctime's layout
     ])
     seen: list[str] = []
 
@@ -764,8 +780,14 @@ def test_shapes_skip_the_lines_of_stampless_shapes(monkeypatch: pytest.MonkeyPat
     for name in ("_bracket", "_digit", "_upper", "_lower", "_space"):
         monkeypatch.setattr(timestamps, name, spy(getattr(timestamps, name)))
     out = parse_timestamps(lines, default_year=2024, shapes=digit_shapes(lines))
-    assert seen == [lines[1], lines[3]]
-    assert out["ts"].to_list() == [None, utc(2024, 6, 3, 6, 48, 40, 938000), None, utc(2024, 6, 3, 6, 48, 41, 7000)]
+    assert sorted(seen) == sorted([lines[3], lines[4], lines[5]])
+    assert out["ts"].to_list() == [
+        None, utc(2024, 6, 3, 6, 48, 40, 938000), None, utc(2024, 6, 3, 6, 48, 41, 7000), None,
+        utc(2024, 6, 3, 6, 48, 41, 7123),
+    ]
+    assert out["ts_format"].cast(pl.String).to_list() == [
+        None, "python_logging", None, "deepspeed", None, "iso8601"]
+    assert out.equals(parse(lines.to_list(), default_year=2024))
 
 
 _MON = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
