@@ -216,7 +216,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     df = df.with_columns(_stream_key(df, files))
     df = df.drop(SHAPE_CODE)
     ev = fold(df, carry_cols=_CARRY, shaped=line_shapes)
-    ev = ev.filter(_not_blank(ev.get_column("message")))
+    ev = ev.filter(_not_blank(ev.get_column("message"), line_shapes[0], ev.get_column("shape_code")))
     # Path facts rank below the line's own prefix; Slurm's task id stands in for
     # the rank only when nothing else names one (one task per rank).
     ev = ev.with_columns(
@@ -268,13 +268,21 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     )
 
 
-def _not_blank(messages: pl.Series) -> pl.Series:
+def _not_blank(messages: pl.Series, shapes: pl.Series | None = None, codes: pl.Series | None = None) -> pl.Series:
     """Does each message hold a non-whitespace character?
 
     Only a message that is empty or starts with whitespace (ASCII, or any non-ASCII
     byte: Unicode spaces among them) can be blank, and only those few are stripped
-    to find out: stripping every message copied them all.
+    to find out: stripping every message copied them all. ``codes``: each message's
+    code into ``shapes``, its digit shape (null if unknown): a digit is not
+    whitespace, so a message is blank where its shape is, asked once per shape.
     """
+    if shapes is not None and codes is not None:
+        keep = _not_blank(shapes).gather(codes)
+        unknown = keep.is_null().arg_true()
+        if unknown.len() == 0:
+            return keep
+        return keep.scatter(unknown, _not_blank(messages.gather(unknown)))
     first = messages.cast(pl.Binary).bin.get(0, null_on_oob=True)
     maybe = (~first.is_between(0x21, 0x7F)).fill_null(True)  # a printable ASCII start is never blank
     idx = maybe.arg_true()

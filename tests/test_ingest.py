@@ -724,12 +724,19 @@ def test_the_command_entry_point_imports_nothing_heavy():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(st.text(max_size=8), st.text(alphabet=" \t\r\n\x0b\x0c\u00a0\u0085\u2003\u3000x", max_size=6)),
+@given(st.lists(st.one_of(st.text(max_size=8), st.text(alphabet=" \t\r\n\x0b\x0c\u00a0\u0085\u2003\u30001x", max_size=6)),
                 max_size=40))
 def test_blank_messages_are_found_as_stripping_every_one_would(texts):
     import polars as pl
 
     from correlator.ingest import _not_blank
+    from correlator.shapes import digit_shapes
 
     s = pl.Series(texts, dtype=pl.String)
-    assert _not_blank(s).to_list() == (s.str.strip_chars().str.len_bytes() > 0).to_list()
+    expected = (s.str.strip_chars().str.len_bytes() > 0).to_list()
+    assert _not_blank(s).to_list() == expected
+    # asked of the messages' digit shapes, some of them unknown (null code)
+    shapes, codes = digit_shapes(s)
+    unknown = pl.Series([i % 3 == 0 for i in range(len(texts))], dtype=pl.Boolean)
+    codes = codes.scatter(unknown.arg_true(), None) if len(texts) else codes
+    assert _not_blank(s, shapes, codes).to_list() == expected
