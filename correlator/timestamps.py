@@ -717,7 +717,7 @@ def _may_have_stamp(shapes: pl.Series) -> pl.Series:
     line and its digit shape get the same key: it is worked out once per distinct
     head of a shape (a few dozen a log; remembered, as the keys' expressions cost
     more to plan than to run), and the lines of the others (NCCL INFO lines,
-    progress bars, tracebacks: a third of a training log's) are never read again.
+    progress bars, tracebacks: a quarter of the bench's rank log lines) are never read again.
     """
     heads = shapes.cast(pl.Binary).bin.head(_HEAD)
     distinct = heads.unique().to_list()
