@@ -748,16 +748,17 @@ _asctime_like = st.tuples(
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lines=st.lists(st.one_of(st.none(), _lines, _asctime_like), max_size=25))
-def test_shapes_only_skip_lines_that_have_no_stamp(lines: list[str | None]) -> None:
+@given(lines=st.lists(st.one_of(st.none(), _lines, _asctime_like), max_size=25),
+       tz=st.sampled_from(["UTC", "Europe/Berlin", "America/New_York"]))
+def test_shapes_only_skip_lines_that_have_no_stamp(lines: list[str | None], tz: str) -> None:
     # Given the lines' digit shapes, only the lines of shapes that may carry a stamp
     # are read, and asctime's by a path of their own: the answer must be the same as
     # reading every line the usual way, in every column.
     series = pl.Series("line", lines, dtype=pl.String)
     timestamps._HEAD_MEMO.clear()
     for _ in range(2):  # a fresh memo of shape heads, then the one just filled
-        shaped = parse_timestamps(series, default_year=2024, shapes=digit_shapes(series))
-        assert shaped.equals(parse(lines, default_year=2024))
+        shaped = parse_timestamps(series, default_year=2024, tz=tz, shapes=digit_shapes(series))
+        assert shaped.equals(parse(lines, default_year=2024, tz=tz))
 
 
 def test_shapes_skip_the_lines_of_stampless_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
