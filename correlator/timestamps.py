@@ -828,7 +828,9 @@ def parse_timestamps(
         current year in ``tz`` if None.
     shapes
         ``digit_shapes(lines)`` (distinct shapes, code per line), if the caller
-        has it: only the lines of shapes that may carry a stamp are read.
+        has it: only the lines of shapes that may carry a stamp are read, and
+        those of asctime shapes by that format's parse directly. The answer is
+        the same either way.
 
     Returns
     -------
