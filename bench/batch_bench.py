@@ -32,7 +32,8 @@ import time
 from pathlib import Path
 
 from correlator import synth
-from correlator.batch import BatchOptions, repeat_offenders, run_batch
+from correlator.batch.index import repeat_offenders
+from correlator.batch.run import BatchOptions, run_batch
 
 
 def _table(offs, limit: int = 12) -> str:

@@ -160,7 +160,7 @@ def cli_command(explicit: str | None) -> list[str]:
     if explicit:
         return shlex.split(explicit)
     found = shutil.which("correlator")
-    # correlator/cli.py need not have a __main__ guard, so call its click group directly.
+    # correlator/cli/__init__.py need not have a __main__ guard, so call its click group directly.
     return [found] if found else [sys.executable, "-c", "from correlator.cli import main; main()"]
 
 

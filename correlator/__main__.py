@@ -10,7 +10,7 @@ would load DuckDB and the rulebook (~0.15 s each) before parsing a line.
 def main() -> None:
     import sys
 
-    from correlator import workers
+    from correlator.ingest import workers
 
     # a big log directory: the workers import the parser while the CLI loads
     workers.start_for_command(sys.argv[1:])

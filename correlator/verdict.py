@@ -7,14 +7,42 @@ Schema generated from these models.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from correlator.rulebook import Category
-
 SCHEMA_VERSION = 1
+
+# Root-cause categories: a closed vocabulary (DESIGN.md). Add one only with a reason here.
+CATEGORIES = (
+    "oom", "nccl_network", "nccl_timeout_hang", "collective_mismatch", "config_error",
+    "hardware_xid", "data_error", "code_exception", "version_mismatch", "killed_by_scheduler",
+    "nan_divergence", "rendezvous", "storage_io", "other",
+)
+Category = Literal[
+    "oom", "nccl_network", "nccl_timeout_hang", "collective_mismatch", "config_error",
+    "hardware_xid", "data_error", "code_exception", "version_mismatch", "killed_by_scheduler",
+    "nan_divergence", "rendezvous", "storage_io", "other",
+]
+
+
+def ranges(xs: Iterable[int]) -> str:
+    """[0, 1, 2, 5] -> '0-2,5'."""
+    out: list[str] = []
+    start = prev = None
+    for x in sorted(set(xs)):
+        if start is None:
+            start = prev = x
+        elif x == prev + 1:
+            prev = x
+        else:
+            out.append(str(start) if start == prev else f"{start}-{prev}")
+            start = prev = x
+    if start is not None:
+        out.append(str(start) if start == prev else f"{start}-{prev}")
+    return ",".join(out)
 
 
 class Evidence(BaseModel):

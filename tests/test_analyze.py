@@ -9,7 +9,7 @@ import pytest
 import yaml
 from jobs import write_job
 
-from correlator.analyze import analyze
+from correlator.analysis.analyze import analyze
 from correlator.ingest import IngestOptions
 from correlator.report.text import render
 
@@ -168,7 +168,7 @@ def test_initiating_gpu_of_an_xid_is_its_pci_address(tmp_path):
 
 
 def test_nccl_bus_id_reads_as_a_pci_address():
-    from correlator.analyze import _pci_of_nccl_bus
+    from correlator.analysis.analyze import _pci_of_nccl_bus
 
     assert _pci_of_nccl_bus("3a000") == "0000:3a:00.0"
     assert _pci_of_nccl_bus("b000") == "0000:0b:00.0"
@@ -212,8 +212,8 @@ def test_a_duckdb_timeline_gets_the_parquet_timelines_verdict(samples, tmp_path)
 def test_nccl_inits_from_the_alignment_scan_equal_the_blame_tables_own(samples, monkeypatch, sample):
     # analyze reads NCCL init lines' attrs in the scan that aligns clocks; the table
     # must be the one rulebook.NCCL_INITS_SQL builds from the events
-    import correlator.analyze as analyze_mod
-    from correlator.rulebook import NCCL_INITS_SQL
+    import correlator.analysis.analyze as analyze_mod
+    from correlator.analysis.rulebook import NCCL_INITS_SQL
 
     compared = []
 
@@ -236,7 +236,7 @@ def test_last_progress_holds_each_ranks_aligned_first_and_last_step(tmp_path, mo
     # last_progress carries each rank's first step too (the job's first step, which
     # marks an all-ranks failure "after training had started", is their minimum);
     # node-2's clock runs 40 s ahead, so its aligned times are not its printed ones
-    import correlator.analyze as analyze_mod
+    import correlator.analysis.analyze as analyze_mod
 
     seen = []
 
@@ -280,7 +280,7 @@ def test_aligned_events_shift_each_node_by_its_applied_offset(monkeypatch, case_
     # written as a CASE on node (few shifted nodes) or as a join (many): the same times
     import duckdb
 
-    import correlator.analyze as analyze_mod
+    import correlator.analysis.analyze as analyze_mod
 
     monkeypatch.setattr(analyze_mod, "_CASE_NODES", case_nodes)
     con = duckdb.connect()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from correlator.attribute import facts_from_path
+from correlator.ingest.attribute import facts_from_path
 
 
 @pytest.mark.parametrize(

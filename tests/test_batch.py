@@ -17,14 +17,9 @@ import pytest
 import yaml
 
 from correlator import synth
-from correlator.batch import (
-    BatchOptions,
-    _tail,
-    find_jobs,
-    open_batch,
-    repeat_offenders,
-    run_batch,
-)
+from correlator.batch.index import _tail, repeat_offenders
+from correlator.batch.run import BatchOptions, find_jobs, run_batch
+from correlator.timeline.collection import open_collection
 
 # What the generator's failures print (correlator/synth.py), as root and collateral
 # rules, and its deliberate distractors (a retried I/O error, slow data loading on a
@@ -225,7 +220,7 @@ def test_batch_masks_secrets_everywhere(batch):
 def test_sql_over_the_batch(batch):
     out = batch["out"]
     con = duckdb.connect()
-    open_batch(con, out)
+    open_collection(con, out)
     n_jobs, = con.execute("SELECT count(*) FROM summary").fetchone()
     assert n_jobs == 25
     per_job = dict(con.execute("SELECT job, count(*) FROM events GROUP BY job").fetchall())
@@ -301,7 +296,7 @@ def test_a_job_past_the_timeout_is_stopped_and_the_batch_goes_on(batch, tmp_path
 def test_batch_command(batch, tmp_path):
     from click.testing import CliRunner
 
-    from correlator.cli_reports import batch_cmd
+    from correlator.cli.reports import batch_cmd
 
     small = _some_jobs(batch, tmp_path / "jobs", "job-007")
     out = tmp_path / "out"

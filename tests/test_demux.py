@@ -4,8 +4,8 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from correlator.demux import split_fused_mpi, split_glued_progress, strip_prefixes
-from correlator.shapes import shape_of
+from correlator.ingest.demux import split_fused_mpi, split_glued_progress, strip_prefixes
+from correlator.timeline.shapes import shape_of
 
 
 def _frame(lines: list[str]) -> pl.DataFrame:
@@ -98,7 +98,7 @@ def test_plain_progress_bar_is_left_alone():
 
 
 def test_kept_segments_become_rows_and_are_flagged_glued():
-    from correlator.demux import split_kept_segments
+    from correlator.ingest.demux import split_kept_segments
 
     df = split_kept_segments(_frame(["glued log line\rfinal bar state", "plain"]))
     assert df["text"].to_list() == ["glued log line", "final bar state", "plain"]
@@ -112,8 +112,8 @@ def test_split_rows_equals_splitting_each_row_in_turn(rows, few):
     # rows are put in place by index arithmetic (or, for few, between slices): it
     # must equal the obvious loop, a touched row with only empty pieces included
     # (it disappears)
-    from correlator import demux
-    from correlator.demux import _split_rows
+    from correlator.ingest import demux
+    from correlator.ingest.demux import _split_rows
 
     demux._FEW_SPLITS = 1024 if few else -1
 
@@ -159,8 +159,8 @@ _SHAPE_CASES = [
 def test_searches_asked_of_shapes_find_what_the_lines_would(lines):
     # ingest hands demux the lines' digit shapes (SHAPE_CODE): every step must give
     # the frame it gives without them, and a row whose text it changed loses its code
-    from correlator.demux import SHAPE_CODE, restrip_glued, split_kept_segments
-    from correlator.shapes import digit_shapes
+    from correlator.ingest.demux import SHAPE_CODE, restrip_glued, split_kept_segments
+    from correlator.timeline.shapes import digit_shapes
 
     def chain(df, shapes):
         df = split_kept_segments(split_fused_mpi(df, shapes), shapes)
@@ -177,9 +177,9 @@ def test_searches_asked_of_shapes_find_what_the_lines_would(lines):
 
 
 def test_demux_searches_are_digit_invariant():
-    # what lets them run on shapes (correlator.shapes.digit_invariant)
-    from correlator import demux
-    from correlator.shapes import digit_invariant
+    # what lets them run on shapes (correlator.timeline.shapes.digit_invariant)
+    from correlator.ingest import demux
+    from correlator.timeline.shapes import digit_invariant
 
     for regex in (demux._ANY_PREFIX, r"(?:it/s|s/it)[\],]", r"\]<std", r"\r"):
         assert digit_invariant(regex), regex

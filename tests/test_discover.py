@@ -23,9 +23,9 @@ import zstandard
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from correlator import discover as discover_mod
-from correlator.discover import DamagedStream, InputFile, discover
-from correlator.problems import ProblemLog
+from correlator.ingest import discover as discover_mod
+from correlator.ingest.discover import DamagedStream, InputFile, discover
+from correlator.timeline.problems import ProblemLog
 
 COMPRESSORS = {
     "gzip": (".gz", gzip.compress),
@@ -613,7 +613,7 @@ def _fingerprint(root: Path) -> dict[str, tuple[str, int, int, int]]:
 
 
 def test_inputs_unchanged_after_discover_and_read(tmp_path: Path) -> None:
-    from correlator.read import iter_line_batches
+    from correlator.ingest.read import iter_line_batches
 
     root = tmp_path / "job"
     _make_job(root)
@@ -640,7 +640,7 @@ def test_inputs_unchanged_after_discover_and_read(tmp_path: Path) -> None:
 def test_ascii_heads_are_judged_as_the_decoded_text_would_be(head, mostly_text):
     """The ASCII shortcut of the binary sniff counts the same bytes as the regex on
     the decoded text (NUL runs, controls, DEL; the allowed \\b \\t \\n \\v \\f \\r ESC)."""
-    from correlator.discover import _NON_TEXT, _NON_TEXT_LIMIT, _NUL_PADDING, _binary_reason
+    from correlator.ingest.discover import _NON_TEXT, _NON_TEXT_LIMIT, _NUL_PADDING, _binary_reason
 
     if mostly_text:
         head = b"step 1 loss 2.5\n" * 3 + head

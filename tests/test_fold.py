@@ -4,9 +4,9 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from correlator.fold import continuation_flags, fold
-from correlator.shapes import digit_shapes, shape_of
-from correlator.timestamps import parse_timestamps
+from correlator.ingest.fold import continuation_flags, fold
+from correlator.ingest.timestamps import parse_timestamps
+from correlator.timeline.shapes import digit_shapes, shape_of
 
 
 def _fold(lines: list[str], streams: list[str] | None = None) -> pl.DataFrame:

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from correlator import classify
-from correlator.classify import _finish, _hex_safe, _match_rows, match_messages
-from correlator.hex_shapes import _hex_shape, hex_shape_safe, hex_shapes, token_safe_literal
-from correlator.shapes import ShapeMemo, digit_shapes, shape_of
+from correlator.ingest import classify
+from correlator.ingest.classify import _finish, _hex_safe, _match_rows, match_messages
+from correlator.ingest.hex_shapes import _hex_shape, hex_shape_safe, hex_shapes, token_safe_literal
+from correlator.timeline.shapes import ShapeMemo, digit_shapes, shape_of
 from parsers import PATTERNS
 
 # verbatim shape of NCCL's init line (../shared/formats/nccl.md): host:pid:tid [dev] NCCL INFO comm ...

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from correlator.ingest import IngestOptions, NothingToRead, ingest
-from correlator.query import open_timeline
-from correlator.timeline import EVENT_SCHEMA
+from correlator.target import open_timeline
+from correlator.timeline.schema import EVENT_SCHEMA
 
 QUIET = IngestOptions(echo_problems=False, workers=1)
 
@@ -283,14 +283,14 @@ def test_an_event_cut_by_a_batch_boundary_is_one_event(tmp_path, batch_bytes):
 
 
 def test_stage2_reads_only_the_fact_kinds_workers_set_aside():
-    # sql/attribute.sql learns job-wide facts from view fact_events, which holds only
+    # ingest/attribute.sql learns job-wide facts from view fact_events, which holds only
     # ingest.FACT_KINDS: a kind it names that workers do not set aside would be lost
     import re
     from importlib import resources
 
-    from correlator.ingest import FACT_KINDS
+    from correlator.ingest.pipeline import FACT_KINDS
 
-    sql = resources.files("correlator").joinpath("sql/attribute.sql").read_text()
+    sql = resources.files("correlator.ingest").joinpath("attribute.sql").read_text()
     head = sql.split("CREATE VIEW events AS")[0]
     named = set()
     for clause in re.findall(r"kind\s*(?:=\s*'[^']*'|IN\s*\([^)]*\))", head):
@@ -321,7 +321,7 @@ def test_small_files_read_together_give_the_same_timeline(samples, tmp_path, mon
     # small files (plain or compressed) are parsed several to a batch; the timeline
     # must be the one reading them one by one gives (ranks from paths, streams,
     # stamps, folding)
-    import correlator.ingest as ingest_mod
+    import correlator.ingest.pipeline as ingest_mod
 
     q = "SELECT * EXCLUDE (attrs), map_entries(attrs) AS attrs FROM events ORDER BY file, line_no, message"
     together = _timeline(samples / sample, tmp_path / "a").execute(q).fetchall()
@@ -332,14 +332,14 @@ def test_small_files_read_together_give_the_same_timeline(samples, tmp_path, mon
 
 
 def _files(root: Path) -> list:
-    from correlator.discover import discover
-    from correlator.problems import ProblemLog
+    from correlator.ingest.discover import discover
+    from correlator.timeline.problems import ProblemLog
 
     return discover(root, ProblemLog(echo=False))
 
 
 def test_small_file_batches_flush_by_decoded_size_and_fall_back_when_one_is_big(tmp_path, monkeypatch):
-    import correlator.ingest as ingest_mod
+    import correlator.ingest.pipeline as ingest_mod
 
     root = tmp_path / "job"
     for r in range(12):
@@ -379,7 +379,7 @@ def _three_part_job(root: Path) -> None:
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_only_parts_stage2_changes_are_rewritten_and_they_keep_their_order(tmp_path, monkeypatch, workers):
-    import correlator.ingest as ingest_mod
+    import correlator.ingest.pipeline as ingest_mod
 
     root = tmp_path / "job"
     _three_part_job(root)
@@ -421,14 +421,14 @@ def _recording(finish, rewritten: list[str]):
 def _worker_env() -> dict[str, str | None]:
     import os
 
-    from correlator import workers
+    from correlator.ingest import workers
 
     keys = ("_RJEM_MALLOC_CONF", "POLARS_MAX_THREADS", *workers.GLIBC_MALLOC)
     return {k: os.environ.get(k) for k in keys}
 
 
 def test_workers_keep_freed_memory_longer_unless_the_user_says_otherwise(monkeypatch):
-    from correlator import workers
+    from correlator.ingest import workers
 
     # this process's Polars put its own decay first; a user's setting came after it
     assert workers.worker_jemalloc_conf("dirty_decay_ms:500,muzzy_decay_ms:1000") == workers.WORKER_DECAY
@@ -466,7 +466,7 @@ def test_the_cli_loads_without_duckdb_or_the_rulebook():
     import subprocess
     import sys
 
-    heavy = ("duckdb", "pydantic", "yaml", "correlator.rulebook", "correlator.query", "correlator.verdict")
+    heavy = ("duckdb", "pydantic", "yaml", "correlator.analysis.rulebook", "correlator.target", "correlator.verdict")
     code = f"import sys, correlator.cli; print([m for m in {heavy!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
@@ -475,7 +475,7 @@ def test_the_cli_loads_without_duckdb_or_the_rulebook():
 def test_workers_are_started_early_only_for_a_big_log_directory(tmp_path, monkeypatch):
     from concurrent.futures import ProcessPoolExecutor
 
-    from correlator import workers
+    from correlator.ingest import workers
 
     started: list[int] = []
     monkeypatch.setattr(workers, "start_early", started.append)
@@ -511,7 +511,7 @@ def test_workers_are_started_early_only_for_a_big_log_directory(tmp_path, monkey
 def test_a_files_last_events_get_a_row_group_of_their_own(tmp_path, monkeypatch):
     """So that a query for a crash's errors skips the rest of the part by the row
     groups' bloom filters and min/max; the events themselves do not change."""
-    import correlator.ingest as ingest_mod
+    import correlator.ingest.pipeline as ingest_mod
 
     root = tmp_path / "job"
     steps = b"".join(b"2024-05-01 12:00:%02d,000 - INFO - __main__ - step %d loss 2.0\n" % (i % 60, i) for i in range(40))
@@ -543,9 +543,9 @@ def test_part_summaries_count_full_stamps_per_year(tmp_path, days):
     the fast path, a part across New Year the general one)."""
     import collections
 
-    import correlator.ingest as ingest_mod
-    from correlator.discover import discover
-    from correlator.problems import ProblemLog
+    import correlator.ingest.pipeline as ingest_mod
+    from correlator.ingest.discover import discover
+    from correlator.timeline.problems import ProblemLog
 
     text = (f"{days[0]} 23:59:58,000 - INFO - __main__ - step 1 loss 2.0\n"
             "Traceback (most recent call last):\nValueError: x\n"
@@ -569,9 +569,9 @@ def test_part_summaries_count_every_key_combination(tmp_path):
     their dictionaries and min/max): its counts must still be per full combination."""
     import collections
 
-    import correlator.ingest as ingest_mod
-    from correlator.discover import discover
-    from correlator.problems import ProblemLog
+    import correlator.ingest.pipeline as ingest_mod
+    from correlator.ingest.discover import discover
+    from correlator.timeline.problems import ProblemLog
 
     text = ("2024-05-01 12:00:00,000 - INFO - __main__ - step 1 loss 2.0\n"
             "gpu-node-01:984:1257 [4] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
@@ -596,7 +596,7 @@ def test_part_summaries_count_every_key_combination(tmp_path):
 def test_a_batch_across_new_year_takes_the_year_most_full_stamps_carry():
     import polars as pl
 
-    import correlator.ingest as ingest_mod
+    import correlator.ingest.pipeline as ingest_mod
 
     ts = ["2023-12-31 23:59:59", "2024-01-01 00:00:01", "2024-01-01 00:00:02", None, None, None, None]
     ev = pl.DataFrame({"ts": ts}).select(
@@ -623,7 +623,7 @@ def test_spread_fact_kind_events_get_a_row_group_of_their_own(tmp_path, monkeypa
     DuckDB to decode the attrs of every block of rows; in a row group of their own
     they are read alone. Lines printed together stay where they are. The timeline
     holds the same events either way."""
-    import correlator.ingest as ingest_mod
+    import correlator.ingest.pipeline as ingest_mod
 
     monkeypatch.setattr(ingest_mod, "_SMALL_FILE_BYTES", 0)  # a part per file, as a big file gets
     monkeypatch.setattr(ingest_mod, "_TAIL_ROWS", 4)
@@ -661,7 +661,7 @@ def test_spread_warnings_join_the_tail_row_group(tmp_path, monkeypatch):
     """Deviation reads every column of the WARNING-or-worse events: spread over a
     log, they were in every page; moved into the tail row group, the others are
     skipped by their level's statistics."""
-    import correlator.ingest as ingest_mod
+    import correlator.ingest.pipeline as ingest_mod
 
     monkeypatch.setattr(ingest_mod, "_SMALL_FILE_BYTES", 0)
     monkeypatch.setattr(ingest_mod, "_TAIL_ROWS", 4)
@@ -729,8 +729,8 @@ def test_the_command_entry_point_imports_nothing_heavy():
 def test_blank_messages_are_found_as_stripping_every_one_would(texts):
     import polars as pl
 
-    from correlator.ingest import _not_blank
-    from correlator.shapes import digit_shapes
+    from correlator.ingest.pipeline import _not_blank
+    from correlator.timeline.shapes import digit_shapes
 
     s = pl.Series(texts, dtype=pl.String)
     expected = (s.str.strip_chars().str.len_bytes() > 0).to_list()

@@ -14,7 +14,7 @@ import duckdb
 import pytest
 from jobs import write_job
 
-from correlator.analyze import analyze
+from correlator.analysis.analyze import analyze
 from correlator.ingest import IngestOptions, ingest
 
 QUIET = IngestOptions(echo_problems=False, workers=1)

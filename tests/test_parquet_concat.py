@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from correlator.parquet_concat import (
+from correlator.ingest.parquet_concat import (
     ParquetConcatError,
     concat_parquet,
     decode_struct,
@@ -131,7 +131,7 @@ def _give_ordinals(path: Path) -> None:
 
 
 def test_prepared_footers_give_the_same_file_without_decoding_the_parts_again(tmp_path, monkeypatch):
-    import correlator.parquet_concat as pc_mod
+    import correlator.ingest.parquet_concat as pc_mod
 
     parts = []
     for i, (start, n, group) in enumerate([(0, 2500, 150), (2500, 0, 100), (2500, 1200, 500)]):
@@ -219,7 +219,7 @@ def test_the_cyclic_gc_is_off_while_footers_are_decoded_and_back_on_after(tmp_pa
     the concatenation fails."""
     import gc
 
-    import correlator.parquet_concat as pc_mod
+    import correlator.ingest.parquet_concat as pc_mod
 
     pq.write_table(_table(0, 100), tmp_path / "a.parquet", **_WRITE)
     seen = []

@@ -3,7 +3,7 @@
 import polars as pl
 import pytest
 
-from correlator.classify import classify
+from correlator.ingest.classify import classify
 from parsers import PATTERNS
 
 WITH_EXAMPLES = [p for p in PATTERNS if p.examples]
@@ -156,7 +156,7 @@ def test_a_match_that_leaves_every_named_group_empty_is_still_a_match(monkeypatc
     """A pattern's groups and whether it matched come from one capture pass (the
     whole match is a group of its own): a match with only optional groups, none
     taken, must count, and a line that does not match must not."""
-    import correlator.classify as classify_mod
+    import correlator.ingest.classify as classify_mod
     from parsers.base import Pattern
 
     optional = Pattern(name="test.optional", triggers=("widget",), regex=r"widget ready(?: id=(?P<widget_id>\d+))?",

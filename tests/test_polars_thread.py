@@ -8,7 +8,7 @@ import threading
 import polars as pl
 import pytest
 
-from correlator.polars_thread import on_polars_thread
+from correlator.ingest.polars_thread import on_polars_thread
 
 
 def test_gives_the_result_of_the_call_with_its_arguments():

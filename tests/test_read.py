@@ -16,10 +16,10 @@ import zstandard
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from correlator import read as read_mod
-from correlator.discover import DecompressReader, InputFile, discover
-from correlator.problems import ProblemLog
-from correlator.read import LineBatch, final_state, iter_line_batches
+from correlator.ingest import read as read_mod
+from correlator.ingest.discover import DecompressReader, InputFile, discover
+from correlator.ingest.read import LineBatch, final_state, iter_line_batches
+from correlator.timeline.problems import ProblemLog
 
 BOM = b"\xef\xbb\xbf"
 COMPRESS = {

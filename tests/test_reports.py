@@ -20,9 +20,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from correlator.analyze import REPORT_EVENT_COLUMNS, analyze_with_events
+from correlator.analysis.analyze import REPORT_EVENT_COLUMNS, analyze_with_events
 from correlator.ingest import IngestOptions, ingest
-from correlator.query import open_timeline
 from correlator.report.common import env_matrix, load_report_data, make_lanes
 from correlator.report.html import render_html
 from correlator.report.markdown import render_markdown
@@ -35,6 +34,7 @@ from correlator.report.redact import (
     redact_table,
     redact_verdict,
 )
+from correlator.target import open_timeline
 
 QUIET = IngestOptions(echo_problems=False, workers=1)
 
@@ -482,7 +482,7 @@ def test_perfetto_phases_and_flows(job):
 
 
 def test_export_command_writes_a_valid_trace(job, tmp_path):
-    from correlator.cli_reports import export_cmd
+    from correlator.cli.reports import export_cmd
 
     out = tmp_path / "trace.json"
     res = CliRunner().invoke(export_cmd, [str(job["path"]), "--format", "perfetto", "--out", str(out),
@@ -495,7 +495,7 @@ def test_export_command_writes_a_valid_trace(job, tmp_path):
 
 
 def test_render_report_helper_for_analyze(job):
-    from correlator.cli_reports import render_report
+    from correlator.cli.reports import render_report
 
     v, md = render_report("md", str(job["path"]), rules_dirs=(job["rules"],), builtin_rules=False, options=QUIET)
     assert v.initiating.rank == 4 and "boom fix" in md and "hf_AbCd" not in md

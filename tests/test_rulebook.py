@@ -9,9 +9,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from correlator.analysis.rulebook import RuleError, check_examples, load_rules, predicate
 from correlator.cli import main
-from correlator.rulebook import RuleError, check_examples, load_rules, predicate
-from correlator.shapes import SHAPE_SQL
+from correlator.timeline.shapes import SHAPE_SQL
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
@@ -79,7 +79,7 @@ def test_duplicate_ids_are_rejected(tmp_path):
 
 
 def test_predicate_combines_every_condition():
-    from correlator.rulebook import Rule
+    from correlator.analysis.rulebook import Rule
 
     rule = Rule.model_validate(
         {**BASE, "match": {"kind": ["kernel.xid"], "attrs": {"xid": "79"}, "level": ["ERROR"], "regex": "x'y"}}
@@ -116,7 +116,7 @@ def test_rule_candidates_apply_the_rules_row_conditions():
     not make every step line a candidate, and must still find the one that matches."""
     import duckdb
 
-    from correlator.rulebook import BLAME_TABLES_SQL, create_findings
+    from correlator.analysis.rulebook import BLAME_TABLES_SQL, create_findings
 
     con = duckdb.connect()
     con.execute(
@@ -140,7 +140,7 @@ def test_rule_candidates_apply_the_rules_row_conditions():
 def test_message_regex_in_rule_sql_is_guarded_by_its_literal():
     import duckdb
 
-    from correlator.rulebook import (
+    from correlator.analysis.rulebook import (
         BLAME_TABLES_SQL,
         LoadedRule,
         Rule,
@@ -174,7 +174,7 @@ def test_a_literal_with_digits_only_prefilters_on_shapes():
     # shape test lets that line through to the regex, which must then reject it
     import duckdb
 
-    from correlator.rulebook import BLAME_TABLES_SQL, LoadedRule, Rule, create_findings
+    from correlator.analysis.rulebook import BLAME_TABLES_SQL, LoadedRule, Rule, create_findings
 
     base = yaml.safe_load((Path(__file__).parent.parent / "rules" / "torchrun" / "torchrun-sigbus.yaml").read_text())
     base["match"] = {"regex": r"failed \(exitcode: -9\)"}
@@ -203,9 +203,9 @@ def test_findings_equal_every_rule_run_on_every_event(samples, tmp_path, sample,
     # rule_candidates is a shortcut (cheap conditions on distinct shapes first, then
     # the rows picked by shape or by position); the findings must be exactly those of
     # each rule's predicate over the whole timeline
+    from correlator.analysis.rulebook import BLAME_TABLES_SQL, create_findings
     from correlator.ingest import IngestOptions, ingest
-    from correlator.query import ROWS_VIEW, open_timeline
-    from correlator.rulebook import BLAME_TABLES_SQL, create_findings
+    from correlator.target import ROWS_VIEW, open_timeline
 
     out = tmp_path / "t.parquet"
     ingest(samples / sample, out_parquet=out, options=IngestOptions(echo_problems=False, workers=1))
@@ -226,7 +226,7 @@ def test_a_rule_without_a_cheap_condition_is_still_found(tmp_path):
     # an attr test alone cannot run on shapes: the candidates fall back to a full scan
     import duckdb
 
-    from correlator.rulebook import BLAME_TABLES_SQL, LoadedRule, Rule, create_findings
+    from correlator.analysis.rulebook import BLAME_TABLES_SQL, LoadedRule, Rule, create_findings
 
     base = yaml.safe_load((Path(__file__).parent.parent / "rules" / "torchrun" / "torchrun-sigbus.yaml").read_text())
     base["match"] = {"sql": "e.attrs['odd'] = 'yes'"}
@@ -245,7 +245,7 @@ def test_a_rule_without_a_cheap_condition_is_still_found(tmp_path):
 
 
 def test_sql_conditions_split_at_top_level_and_or_only():
-    from correlator.rulebook import _cheap_part, _conjuncts, _disjuncts
+    from correlator.analysis.rulebook import _cheap_part, _conjuncts, _disjuncts
 
     assert _disjuncts("(e.kind = 'a' AND e.attrs['x'] = 'y') OR (contains(e.shape, 'p OR q'))") == [
         "(e.kind = 'a' AND e.attrs['x'] = 'y')", "(contains(e.shape, 'p OR q'))"]
@@ -264,7 +264,7 @@ def test_sql_conditions_split_at_top_level_and_or_only():
 def test_a_shortcut_that_fails_falls_back_to_the_full_scan(samples, tmp_path, monkeypatch):
     import duckdb
 
-    import correlator.rulebook as rulebook
+    import correlator.analysis.rulebook as rulebook
     from correlator.ingest import IngestOptions, ingest
 
     out = tmp_path / "t.parquet"
@@ -287,7 +287,7 @@ def test_a_shortcut_that_fails_falls_back_to_the_full_scan(samples, tmp_path, mo
 
 
 def test_regex_alternatives_are_split_only_where_that_keeps_their_meaning():
-    from correlator.rulebook import _alternatives
+    from correlator.analysis.rulebook import _alternatives
 
     assert _alternatives(r"a|[|]b|\|c|x(?:d|e)") == ["a", "[|]b", r"\|c", "x(?:d|e)"]
     # inline flags reach the alternatives after them: not split

@@ -9,11 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from correlator import classify, fold
-from correlator import templates as templates_module
-from correlator.classify import _finish, _match_rows, _shape_safe, match_messages
-from correlator.shapes import ShapeMemo, digit_invariant, digit_shapes, shape_of, with_new_texts
-from correlator.templates import _key, _same_mask, mask, templates
+from correlator.ingest import classify, fold
+from correlator.ingest import templates as templates_module
+from correlator.ingest.classify import _finish, _match_rows, _shape_safe, match_messages
+from correlator.ingest.templates import _key, _same_mask, mask, templates
+from correlator.timeline.shapes import (
+    ShapeMemo,
+    digit_invariant,
+    digit_shapes,
+    shape_of,
+    with_new_texts,
+)
 from parsers import PATTERNS
 
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from correlator.analyze import analyze
+from correlator.analysis.analyze import analyze
 from correlator.ingest import IngestOptions
 
 

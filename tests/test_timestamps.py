@@ -1,4 +1,4 @@
-"""Tests for correlator.timestamps.parse_timestamps.
+"""Tests for correlator.ingest.timestamps.parse_timestamps.
 
 Inputs are verbatim lines from /work/shared/formats (file and section cited per
 case) with their wrapper prefix removed, as the demux step hands them over
@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from correlator import timestamps
-from correlator.shapes import digit_shapes
-from correlator.timestamps import FORMATS, YEARLESS_FORMATS, parse_timestamps
+from correlator.ingest import timestamps
+from correlator.ingest.timestamps import FORMATS, YEARLESS_FORMATS, parse_timestamps
+from correlator.timeline.shapes import digit_shapes
 
 UTC = dt.UTC
 

@@ -29,8 +29,7 @@ import duckdb
 import pyarrow as pa
 
 from correlator.report.redact import redact_table, redact_verdict
-from correlator.spans import ranges
-from correlator.verdict import Evidence, Verdict
+from correlator.verdict import Evidence, Verdict, ranges
 
 if TYPE_CHECKING:
     from correlator.ingest import IngestOptions
@@ -84,9 +83,9 @@ def load_report_data(
     Logs are ingested once, into ``timeline_out`` when given (batch mode keeps it),
     else into a scratch Parquet file, so the facts query does not parse them twice.
     """
-    from correlator.analyze import analyze_with_events
+    from correlator.analysis.analyze import analyze_with_events
     from correlator.ingest import ingest
-    from correlator.query import kind_of, open_timeline
+    from correlator.target import kind_of, open_timeline
 
     scratch = None
     path = target
@@ -114,7 +113,7 @@ def prepare(
 ) -> tuple[Verdict, pa.Table, pa.Table]:
     """Inputs made safe to render: missing tables filled, secrets masked."""
     if events is None:
-        from correlator.analyze import REPORT_EVENT_COLUMNS
+        from correlator.analysis.analyze import REPORT_EVENT_COLUMNS
 
         events = pa.table({c: pa.array([], pa.string()) for c in REPORT_EVENT_COLUMNS})
     if facts is None:

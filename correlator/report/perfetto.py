@@ -51,7 +51,7 @@ def step_events(con: duckdb.DuckDBPyConnection, verdict: Verdict, limit: int = 2
     """Every rank's step lines, with ``ts_aligned`` from the verdict's clock offsets.
 
     The report's event sample may keep only some step lines; phase slices need them
-    all. ``con`` is an open timeline (``correlator.query.open_timeline``).
+    all. ``con`` is an open timeline (``correlator.target.open_timeline``).
     """
     offsets = {c.node: c.offset_s for c in verdict.clock if c.applied}
     case = " ".join(

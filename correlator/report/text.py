@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from correlator.spans import ranges
-from correlator.verdict import Evidence, Verdict
+from correlator.verdict import Evidence, Verdict, ranges
 
 _WIDTH = 110
 

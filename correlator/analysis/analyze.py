@@ -1,10 +1,10 @@
 """From a timeline to a verdict: who failed first, why, and what was only an echo.
 
-Each step is a named SQL query over the ``events`` view (``correlator/sql/``)
+Each step is a named SQL query over the ``events`` view (``correlator/analysis/*.sql``)
 plus a little glue here:
 
 1. ``align.sql``: per-node clock offsets from simultaneous events -> ``ts_aligned``;
-2. rules (``correlator.rulebook``) -> ``findings``: every (rule, event) match,
+2. rules (``correlator.analysis.rulebook``) -> ``findings``: every (rule, event) match,
    with the rank each match *blames* (a launcher line blames the failed child);
 3. ``deviation.sql``: templates only a minority of ranks (or nodes) print, or
    that a healthy baseline never printed -> ``deviating``;
@@ -27,17 +27,16 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from correlator.ingest import IngestOptions
-from correlator.query import ROWS_VIEW, open_timeline
-from correlator.rulebook import (
+from correlator.analysis.rulebook import (
     BLAME_TABLES_GIVEN_INITS_SQL,
     LoadedRule,
     create_findings,
     load_rules,
 )
-from correlator.shapes import SHAPE_SQL
-from correlator.spans import ranges
-from correlator.timeline import sql_literal
+from correlator.ingest import IngestOptions
+from correlator.target import ROWS_VIEW, open_timeline
+from correlator.timeline.schema import sql_literal
+from correlator.timeline.shapes import SHAPE_SQL
 from correlator.verdict import (
     ClockOffset,
     Collateral,
@@ -47,6 +46,7 @@ from correlator.verdict import (
     Initiating,
     RootCause,
     Verdict,
+    ranges,
 )
 
 CONTEXT_EVENTS = 100  # events kept before the first deviating line in the JSON
@@ -58,7 +58,7 @@ LEAD_WINDOW_S = 3600.0  # a cause precedes its echoes by at most about a (long) 
 
 
 def _sql(name: str) -> str:
-    return resources.files("correlator").joinpath(f"sql/{name}").read_text()
+    return resources.files("correlator.analysis").joinpath(name).read_text()
 
 
 @dataclass

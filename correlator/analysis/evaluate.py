@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from correlator.analyze import analyze
+from correlator.analysis.analyze import analyze
 from correlator.ingest import IngestOptions
 from correlator.verdict import Verdict
 

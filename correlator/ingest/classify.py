@@ -2,7 +2,7 @@
 
 See ``parsers.base`` for the contract. The work per batch:
 
-1. the messages are reduced to their distinct *digit shapes* (``correlator.shapes``):
+1. the messages are reduced to their distinct *digit shapes* (``correlator.timeline.shapes``):
    a training log is mostly the same few hundred lines with different numbers;
 2. on the shapes, one Aho-Corasick pass (``str.extract_many``) lists the triggers,
    (shape, pattern) pairs come from a join with the trigger table, and each
@@ -16,7 +16,7 @@ See ``parsers.base`` for the contract. The work per batch:
    group matched in the shape. Rows whose shape meets a pattern that is not
    digit-invariant (a literal ``Xid 79``, a ``post`` function) or whose
    positions cannot be confirmed are matched line by line, as in step 2; or,
-   first, by *hex shape* (``correlator.hex_shapes``) where the patterns allow:
+   first, by *hex shape* (``correlator.ingest.hex_shapes``) where the patterns allow:
    NCCL's comm lines, each a shape of its own by its pointers, are then a few.
 """
 
@@ -28,8 +28,8 @@ from functools import cache
 
 import polars as pl
 
-from correlator.hex_shapes import hex_shape_safe, hex_shapes, token_safe_literal
-from correlator.shapes import ShapeMemo, digit_invariant, digit_shapes, shape_of
+from correlator.ingest.hex_shapes import hex_shape_safe, hex_shapes, token_safe_literal
+from correlator.timeline.shapes import ShapeMemo, digit_invariant, digit_shapes, shape_of
 from parsers import LEVEL_WORDS, PATTERNS
 from parsers.base import Pattern
 
@@ -75,7 +75,7 @@ def _shape_safe(idx: int) -> bool:
 
 @cache
 def _hex_safe(idx: int) -> bool:
-    """May pattern ``idx`` run on hex shapes (``correlator.hex_shapes``)?"""
+    """May pattern ``idx`` run on hex shapes (``correlator.ingest.hex_shapes``)?"""
     p = PATTERNS[idx]
     if p.post is not None:
         return False

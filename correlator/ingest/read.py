@@ -47,8 +47,8 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from correlator.discover import DamagedStream, InputFile
-from correlator.problems import Problem, ProblemLog
+from correlator.ingest.discover import DamagedStream, InputFile
+from correlator.timeline.problems import Problem, ProblemLog
 
 __all__ = ["LineBatch", "final_state", "iter_line_batches"]
 

@@ -1,6 +1,6 @@
 """Who printed a line: rank, local rank and node from a file's path.
 
-Line prefixes (``correlator.demux``) are trusted most, then the path (here),
+Line prefixes (``correlator.ingest.demux``) are trusted most, then the path (here),
 then content learned elsewhere in the job (``correlator.attribute_sql``).
 Path rules, from the layouts users really have (03-torchrun-elastic.md §4,
 08-wrappers.md):

@@ -1,4 +1,7 @@
-"""The ``correlator`` command: a thin click layer over the library."""
+"""The ``correlator`` command: a thin click layer over the library.
+
+Nothing below imports it: every command parses its options and calls the library.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from pathlib import Path
 import click
 
 from correlator import __version__
-from correlator.cli_reports import TARGET
+from correlator.cli.reports import TARGET
 from correlator.ingest import IngestOptions, NothingToRead, ingest
 
 # DuckDB, the rulebook and pydantic are imported by the commands that use them, not
@@ -110,7 +113,7 @@ def sql_cmd(
       correlator sql job.parquet "SELECT ts, rank, message FROM events WHERE level = 'ERROR' ORDER BY ts LIMIT 20"
       correlator sql sample_logs/torchrun-tee-console/ "SELECT rank, level, count(*) FROM events GROUP BY ALL ORDER BY ALL"
     """
-    from correlator.query import NotATimeline, open_timeline
+    from correlator.target import NotATimeline, open_timeline
 
     if fmt == "parquet" and not out:
         raise click.UsageError("--format parquet needs --out FILE")
@@ -193,11 +196,11 @@ def analyze_cmd(
       correlator analyze sample_logs/gloo-data-error-per-rank/
       correlator analyze logs/ --baseline good-run/ --format json | jq .initiating
     """
-    from correlator.analyze import analyze
-    from correlator.cli_reports import render_report
+    from correlator.analysis.analyze import analyze
+    from correlator.analysis.rulebook import RuleError
+    from correlator.cli.reports import render_report
     from correlator.report.redact import redact, redact_verdict
     from correlator.report.text import render
-    from correlator.rulebook import RuleError
 
     opts = _options(tz, None, workers, exclude)
     try:
@@ -238,7 +241,7 @@ def eval_cmd(root: str, minimums: tuple[str, ...], as_json: bool) -> None:
     """
     import json
 
-    from correlator.evaluate import FIELDS, accuracy, evaluate, render_table
+    from correlator.analysis.evaluate import FIELDS, accuracy, evaluate, render_table
 
     wanted: dict[str, float] = {}
     for m in minimums:
@@ -277,7 +280,7 @@ def schema_cmd() -> None:
 
 # --------------------------------------------------------------------------- reports
 
-from correlator.cli_reports import batch_cmd, export_cmd  # noqa: E402 (commands live beside their code)
+from correlator.cli.reports import batch_cmd, export_cmd  # noqa: E402 (commands live beside their code)
 
 main.add_command(export_cmd)
 main.add_command(batch_cmd)
@@ -292,7 +295,7 @@ _rules_dirs = click.option(
 
 
 def _load(rules_dirs: tuple[str, ...], builtin: bool = True) -> list:
-    from correlator.rulebook import RuleError, load_rules
+    from correlator.analysis.rulebook import RuleError, load_rules
 
     try:
         return load_rules([Path(d) for d in rules_dirs], builtin=builtin)
@@ -355,7 +358,7 @@ def rules_test(rules_dirs: tuple[str, ...], no_builtin: bool) -> None:
     Example:
       correlator rules test --rules my-rules/
     """
-    from correlator.rulebook import check_examples
+    from correlator.analysis.rulebook import check_examples
 
     results = check_examples(_load(rules_dirs, builtin=not no_builtin))
     failed = [r for r in results if not r.ok]
@@ -385,7 +388,7 @@ def rules_import(encyclopedia: str, out_dir: str) -> None:
 
     import yaml
 
-    from correlator.rulebook import import_encyclopedia
+    from correlator.analysis.rulebook import import_encyclopedia
 
     data = json.loads(Path(encyclopedia).read_text())
     entries = data if isinstance(data, list) else [data]

@@ -11,11 +11,11 @@ applied afterwards without holding the timeline in memory:
    with two small side files: the events job-wide facts are learned from, and
    per-file counts.
 2. **Per job** (DuckDB over the side files only): what facts learned anywhere in
-   the job change (``correlator/sql/attribute.sql``): NCCL pid->rank, torchrun
+   the job change (``correlator/ingest/attribute.sql``): NCCL pid->rank, torchrun
    tables, one-rank-per-file, node names, the year of year-less stamps. Only the
    parts with such changes are rewritten (in the workers); the timeline file is
    then every part's row groups copied as they are under one footer
-   (``correlator/parquet_concat.py``), so no value is encoded twice.
+   (``correlator/ingest/parquet_concat.py``), so no value is encoded twice.
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from correlator.attribute import PathFacts, facts_from_path
-from correlator.classify import ATTR_TYPE, classify
-from correlator.demux import (
+from correlator.ingest.attribute import PathFacts, facts_from_path
+from correlator.ingest.classify import ATTR_TYPE, classify
+from correlator.ingest.demux import (
     SHAPE_CODE,
     restrip_glued,
     split_fused_mpi,
@@ -49,17 +49,23 @@ from correlator.demux import (
     split_kept_segments,
     strip_prefixes,
 )
-from correlator.discover import InputFile, discover
-from correlator.fold import fold, one_stream, per_stream
-from correlator.parquet_concat import concat_parquet, save_prepared
-from correlator.polars_thread import on_polars_thread
-from correlator.problems import Problem, ProblemLog
-from correlator.read import LineBatch, iter_line_batches
-from correlator.shapes import digit_shapes, with_new_texts
-from correlator.templates import templates
-from correlator.timeline import EVENT_SCHEMA, FILE_SCHEMA, LEVELS, SCHEMA_VERSION, sql_literal
-from correlator.timestamps import parse_timestamps
-from correlator.workers import PARALLEL_MIN_BYTES, worker_pool
+from correlator.ingest.discover import InputFile, discover
+from correlator.ingest.fold import fold, one_stream, per_stream
+from correlator.ingest.parquet_concat import concat_parquet, save_prepared
+from correlator.ingest.polars_thread import on_polars_thread
+from correlator.ingest.read import LineBatch, iter_line_batches
+from correlator.ingest.templates import templates
+from correlator.ingest.timestamps import parse_timestamps
+from correlator.ingest.workers import PARALLEL_MIN_BYTES, worker_pool
+from correlator.timeline.problems import Problem, ProblemLog
+from correlator.timeline.schema import (
+    EVENT_SCHEMA,
+    FILE_SCHEMA,
+    LEVELS,
+    SCHEMA_VERSION,
+    sql_literal,
+)
+from correlator.timeline.shapes import digit_shapes, with_new_texts
 
 if TYPE_CHECKING:  # imported where stage 2 runs: a worker process never needs it (90 ms)
     import duckdb
@@ -188,6 +194,21 @@ def _lines_to_events(
         }
     )
     return _events(df, _Files([rel], [facts]), job, tz, state)
+
+
+def lines_as_events(
+    lines: list[str], *, file: str = "example.log", job: str = "example", tz: str = "UTC"
+) -> pa.Table:
+    """These lines, as the timeline's events (``EVENT_SCHEMA``'s columns, plain strings).
+
+    One file's batch through the per-file stages (prefixes, stamps, folding,
+    classification, templates), with what ``file``'s path says of rank and node;
+    nothing is discovered, read or written, and nothing learned across files
+    (stage 2) is applied. For checking a rule's example lines and for tests.
+    """
+    series = pl.Series("text", lines, dtype=pl.Utf8)
+    ev = _lines_to_events(series, 1, file, facts_from_path(file), job, tz, _StreamState())
+    return _plain_strings(_to_part(ev)).drop_columns(list(PART_EXTRAS))
 
 
 def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamState) -> pl.DataFrame:
@@ -1057,7 +1078,7 @@ def _stage2(
         # them, attrs included, cost more to build than it saved).
         kind = "TEMP TABLE" if view == "part_summary" else "VIEW"
         con.execute(f"CREATE {kind} {view} AS SELECT * FROM read_parquet({paths!r})")
-    sql = resources.files("correlator").joinpath("sql/attribute.sql").read_text()
+    sql = resources.files("correlator.ingest").joinpath("attribute.sql").read_text()
     con.execute(sql)
     _finish_parts(con, scratch, pool)
     parts = sorted(str(p) for p in Path(scratch).glob("part-*.parquet"))

@@ -1,6 +1,6 @@
 """Click commands for reports: ``export`` (Perfetto trace) and ``batch``.
 
-Registered on the main group in ``correlator/cli.py``; ``render_report`` is what
+Registered on the main group in ``correlator/cli/__init__.py``; ``render_report`` is what
 ``analyze --format md|html`` calls.
 """
 
@@ -86,11 +86,11 @@ def export_cmd(
       correlator export logs/ --format perfetto --out trace.json
       (then open trace.json in ui.perfetto.dev or chrome://tracing)
     """
-    from correlator.analyze import analyze_with_events
+    from correlator.analysis.analyze import analyze_with_events
+    from correlator.analysis.rulebook import RuleError
     from correlator.ingest import ingest
-    from correlator.query import kind_of, open_timeline
     from correlator.report.perfetto import perfetto_trace, step_events, write_trace
-    from correlator.rulebook import RuleError
+    from correlator.target import kind_of, open_timeline
 
     options = IngestOptions(tz=tz, workers=workers, exclude=exclude)
     try:
@@ -147,8 +147,8 @@ def batch_cmd(
       correlator batch /data/crashed-jobs/ --out reports/ --job-timeout 600
       correlator sql reports/ "SELECT category, count(*) FROM summary GROUP BY 1"
     """
-    from correlator.batch import BatchOptions, run_batch
-    from correlator.rulebook import RuleError, load_rules
+    from correlator.analysis.rulebook import RuleError, load_rules
+    from correlator.batch.run import BatchOptions, run_batch
 
     try:  # fail once, here, rather than once per job in the workers
         load_rules([Path(d) for d in rules_dirs], builtin=not no_builtin)

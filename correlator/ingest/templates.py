@@ -2,7 +2,7 @@
 
 Variable parts (stamps, numbers, hex ids, addresses, paths, NCCL host:pid:tid
 headers) are masked with one combined regex. The regex runs on a message's
-digit shape (``correlator.shapes``), so it runs once per distinct shape: a
+digit shape (``correlator.timeline.shapes``), so it runs once per distinct shape: a
 training log's hundreds of thousands of ``step N loss X`` lines are one shape,
 and NCCL chatter and collateral errors repeat across ranks. A template is by
 definition the mask of the shape, so it never depends on which digits a line had.
@@ -19,7 +19,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from correlator.shapes import ShapeMemo, digit_shapes
+from correlator.timeline.shapes import ShapeMemo, digit_shapes
 
 # Order matters: the alternation is tried left to right at each position.
 _MASKS = (

@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 import polars as pl
 
-from correlator.shapes import digit_shapes
+from correlator.timeline.shapes import digit_shapes
 
 _CONTINUATION_SHAPES = (
     r"^(?:"

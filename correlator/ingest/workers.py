@@ -83,7 +83,7 @@ def _spawn(workers: int) -> ProcessPoolExecutor:
     with _worker_env():
         pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"))
         for _ in range(workers):
-            pool.submit(_import, "correlator.ingest")
+            pool.submit(_import, "correlator.ingest.pipeline")
     return pool
 
 

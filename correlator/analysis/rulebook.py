@@ -29,19 +29,10 @@ import duckdb
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from correlator.shapes import digit_invariant, shape_of
-from correlator.timeline import sql_literal
+from correlator.timeline.schema import sql_literal
+from correlator.timeline.shapes import digit_invariant, shape_of
+from correlator.verdict import CATEGORIES, Category
 
-CATEGORIES = (
-    "oom", "nccl_network", "nccl_timeout_hang", "collective_mismatch", "config_error",
-    "hardware_xid", "data_error", "code_exception", "version_mismatch", "killed_by_scheduler",
-    "nan_divergence", "rendezvous", "storage_io", "other",
-)
-Category = Literal[
-    "oom", "nccl_network", "nccl_timeout_hang", "collective_mismatch", "config_error",
-    "hardware_xid", "data_error", "code_exception", "version_mismatch", "killed_by_scheduler",
-    "nan_divergence", "rendezvous", "storage_io", "other",
-]
 Role = Literal["root", "collateral", "context"]
 _ID = re.compile(r"^[a-z0-9][a-z0-9._/-]*$")
 
@@ -832,19 +823,10 @@ class ExampleResult:
 
 def _example_events(con: duckdb.DuckDBPyConnection, text: str) -> None:
     """Run one example through the real parsing pipeline into a view ``events``."""
-    import polars as pl
+    from correlator.ingest import lines_as_events
 
-    from correlator.attribute import PathFacts
-    from correlator.ingest import PART_EXTRAS, _lines_to_events, _StreamState
-
-    lines = pl.Series("text", text.split("\n"), dtype=pl.Utf8)
-    ev = _lines_to_events(lines, 1, "example.log", PathFacts(), "example", "UTC", _StreamState())
-    con.register("_example", ev.to_arrow())
-    con.execute(
-        f"CREATE OR REPLACE TEMP TABLE events AS SELECT * EXCLUDE ({', '.join(PART_EXTRAS)}) "
-        "REPLACE (map_from_entries(attrs) AS attrs, CAST(shape AS VARCHAR) AS shape), ts AS ts_aligned "
-        "FROM _example"
-    )
+    con.register("_example", lines_as_events(text.split("\n")))
+    con.execute("CREATE OR REPLACE TEMP TABLE events AS SELECT * FROM _example")
     con.execute(BLAME_TABLES_SQL)
     con.unregister("_example")
 

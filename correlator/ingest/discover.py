@@ -65,7 +65,7 @@ from typing import Any, BinaryIO, Protocol, cast
 
 import zstandard
 
-from correlator.problems import Problem, ProblemLog
+from correlator.timeline.problems import Problem, ProblemLog
 
 __all__ = ["SNIFF_BYTES", "DamagedStream", "DecompressReader", "InputFile", "discover"]
 

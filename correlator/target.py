@@ -18,8 +18,9 @@ import duckdb
 import pyarrow as pa
 
 from correlator.ingest import IngestOptions, ingest
-from correlator.problems import PROBLEM_SCHEMA
-from correlator.timeline import FILE_SCHEMA, SCHEMA_VERSION, sql_literal
+from correlator.timeline.collection import is_collection, open_collection
+from correlator.timeline.problems import PROBLEM_SCHEMA
+from correlator.timeline.schema import FILE_SCHEMA, SCHEMA_VERSION, sql_literal
 
 _PARQUET_MAGIC = b"PAR1"
 _DUCKDB_MAGIC = b"DUCK"
@@ -95,10 +96,8 @@ def open_timeline(target: str, options: IngestOptions | None = None) -> Iterator
     con = connect()
     scratch = None
     try:
-        from correlator.batch import is_batch_dir, open_batch
-
-        if kind == "logs" and target != "-" and Path(target).is_dir() and is_batch_dir(target):
-            open_batch(con, target)  # a batch output: summary + every job's timeline
+        if kind == "logs" and target != "-" and Path(target).is_dir() and is_collection(target):
+            open_collection(con, target)  # a batch output: summary + every job's timeline
         elif kind == "duckdb":
             con.execute(f"ATTACH {sql_literal(target)} AS tl (READ_ONLY)")
             for name in ("events", "files", "problems"):

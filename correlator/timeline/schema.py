@@ -40,7 +40,7 @@ EVENT_SCHEMA = pa.schema(
         ("line_end", pa.int64()),
         # the parser pattern that recognised the event (e.g. "c10d.watchdog_timeout")
         ("kind", pa.string()),
-        # message with digits 1-9 written as 0 (correlator.shapes): a dictionary
+        # message with digits 1-9 written as 0 (correlator.timeline.shapes): a dictionary
         # column, so a substring test on it runs once per distinct shape, not per row
         ("shape", pa.string()),
         # the Slurm task of an `srun -l` labelled line (also attrs['task']): a column,

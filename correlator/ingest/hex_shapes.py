@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import polars as pl
 import pyarrow.compute as pc
 
-from correlator.shapes import map_ascii
+from correlator.timeline.shapes import map_ascii
 
 __all__ = ["hex_shape_safe", "hex_shapes", "token_safe_literal"]
 

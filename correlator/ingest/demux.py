@@ -271,7 +271,7 @@ def split_kept_segments(df: pl.DataFrame, shapes: pl.Series | None = None) -> pl
     """Split the ``\\r``-separated pieces the reader kept into rows.
 
     The reader keeps, from an overwritten progress-bar line, the log lines that
-    were glued after a bar, then the line's final state (``correlator.read``).
+    were glued after a bar, then the line's final state (``correlator.ingest.read``).
     Every piece but the last is such a glued line: flagged ``glued``.
     ``shapes``: see ``SHAPE_CODE``.
     """

@@ -1,0 +1,490 @@
+"""Batch post-mortem: analyse every job under a directory, then summarise them all.
+
+``correlator batch ROOT --out reports/`` writes::
+
+    reports/summary.parquet          one row per job (SUMMARY_SCHEMA)
+    reports/index.html, index.md     failures by category over time, inconclusive
+                                     jobs, repeat offenders (nodes / GPUs), all jobs
+    reports/jobs/<job>.html          the job's report
+    reports/jobs/<job>.json          the job's verdict
+    reports/timelines/<job>.parquet  the job's timeline (clock-aligned, secrets masked)
+    reports/.state/<job>.json        the job's summary row; written last, so its
+                                     presence means "done" (resume skips the job)
+
+Jobs run in worker processes from the "spawn" context (Polars' thread pool does
+not survive a fork), one job per task, each job's own ingest in-process. A job
+that raises becomes an ``error`` row and is retried on the next run; a worker
+that dies (segfault, out of memory) breaks only the pool: the unfinished jobs go
+to a fresh one, and a job unfinished at two breaks runs alone, so the one that
+kills its worker is named and the batch goes on. A job past ``job_timeout`` is
+stopped with its pool and becomes an ``error`` row; the others go on in a fresh one.
+
+``correlator.timeline.collection.open_collection(con, out_dir)`` gives DuckDB views over the result: ``summary`` and
+``events`` (all timelines, with their ``job`` column), plus ``files`` and
+``problems`` of every job.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import multiprocessing as mp
+import os
+import re
+import sys
+import time
+import traceback
+from collections import Counter
+from collections.abc import Iterable
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from correlator import __version__
+from correlator.batch.index import write_index
+from correlator.output import atomic_path, atomic_write_text
+from correlator.timeline.collection import SUMMARY_FILE
+from correlator.verdict import Verdict
+
+SUMMARY_SCHEMA = pa.schema([
+    ("job", pa.string()),
+    ("path", pa.string()),
+    ("status", pa.string()),  # failed | healthy | inconclusive | error
+    ("error", pa.string()),
+    ("category", pa.string()),
+    ("rule_id", pa.string()),
+    ("title", pa.string()),
+    ("initiating_rank", pa.int32()),
+    ("initiating_node", pa.string()),
+    ("initiating_local_rank", pa.int32()),
+    ("initiating_gpu", pa.string()),
+    ("all_ranks", pa.bool_()),
+    ("confidence", pa.float64()),
+    ("first_file", pa.string()),
+    ("first_line", pa.int64()),
+    ("first_ts", pa.timestamp("us", tz="UTC")),
+    ("failure_ts", pa.timestamp("us", tz="UTC")),
+    ("job_start", pa.timestamp("us", tz="UTC")),
+    ("job_end", pa.timestamp("us", tz="UTC")),
+    ("ranks", pa.int32()),
+    ("nodes", pa.int32()),
+    ("node_list", pa.list_(pa.string())),
+    ("files", pa.int32()),
+    ("events", pa.int64()),
+    ("problems", pa.int32()),
+    ("collateral_groups", pa.int32()),
+    ("collateral_ranks", pa.int32()),
+    ("hypotheses", pa.int32()),
+    ("missing", pa.list_(pa.string())),
+    ("ingest_s", pa.float64()),
+    ("analyze_s", pa.float64()),
+    ("report_s", pa.float64()),
+    ("total_s", pa.float64()),
+    ("analysed_at", pa.timestamp("us", tz="UTC")),
+    ("correlator_version", pa.string()),
+    ("report", pa.string()),
+    ("timeline", pa.string()),
+])
+
+_TS_FIELDS = {f.name for f in SUMMARY_SCHEMA if pa.types.is_timestamp(f.type)}
+
+
+@dataclass
+class BatchOptions:
+    workers: int | None = None  # default: CPU count
+    force: bool = False
+    redact: bool = True
+    rules_dirs: tuple[str, ...] = ()
+    builtin_rules: bool = True
+    tz: str = "UTC"
+    max_events: int = 20000
+    html: bool = True
+    exclude: tuple[str, ...] = ()  # globs of files to leave out of every job (like ingest --exclude)
+    job_timeout: float | None = None  # seconds a job may take; past it, an error row and the batch goes on
+
+
+@dataclass
+class BatchResult:
+    out_dir: Path
+    jobs: int
+    analysed: int
+    skipped: int
+    errors: int
+    seconds: float
+    rows: list[dict] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- finding jobs
+
+
+def find_jobs(root: str, exclude: Iterable[Path] = ()) -> list[tuple[str, Path]]:
+    """(name, directory) of every job: ROOT's subdirectories, or the directories a
+    glob names (``'/logs/2024-06-*'``). Names are the directory names, made unique
+    (and safe as file names) when two globbed directories share one."""
+    skip = {p.resolve() for p in exclude}
+    if any(ch in root for ch in "*?["):
+        dirs = [Path(p) for p in sorted(glob.glob(root)) if Path(p).is_dir()]
+    else:
+        base = Path(root)
+        if not base.is_dir():
+            raise FileNotFoundError(f"{root}: not a directory")
+        dirs = sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+    dirs = [d for d in dirs if d.resolve() not in skip and not any(d.resolve().is_relative_to(s) for s in skip)]
+    names: dict[str, int] = Counter(_safe(d.name) for d in dirs)
+    out = []
+    for d in dirs:
+        name = _safe(d.name)
+        if names[name] > 1:
+            name = _safe("__".join(d.resolve().parts[-2:]))
+        out.append((name, d))
+    return out
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.=+-]", "_", name).strip(".") or "job"
+
+
+# --------------------------------------------------------------------------- one job (worker)
+
+
+def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
+    """Analyse one job and write its outputs; returns its summary row. Never raises."""
+    from correlator.ingest import IngestOptions
+
+    out = Path(out_dir)
+    started = time.perf_counter()
+    row: dict = {"job": name, "path": str(path), "status": "error", "analysed_at": datetime.now(UTC),
+                 "correlator_version": __version__}
+    tmp = out / "timelines" / f".{name}.{os.getpid()}.tmp.parquet"
+    if os.environ.get("CORRELATOR_TEST_KILL_WORKER_ON") == name:
+        os._exit(70)  # fault injection for the tests: a worker dying as if killed by the OOM killer
+    if os.environ.get("CORRELATOR_TEST_HANG_WORKER_ON") == name:
+        time.sleep(120)  # fault injection for the tests: a job that takes far too long
+    try:
+        from correlator.analysis.analyze import analyze_with_events
+        from correlator.ingest import ingest
+        from correlator.report.common import report_facts
+        from correlator.report.redact import redact_verdict
+        from correlator.target import open_timeline
+
+        options = IngestOptions(tz=opts.tz, job=name, workers=1, echo_problems=False, exclude=opts.exclude)
+        result = ingest(path, out_parquet=tmp, options=options)
+        t_ingest = time.perf_counter()
+        verdict, events = analyze_with_events(
+            str(tmp), rules_dirs=opts.rules_dirs, builtin_rules=opts.builtin_rules, options=options,
+            max_events=opts.max_events,
+        )
+        t_analyze = time.perf_counter()
+        with open_timeline(str(tmp)) as con:
+            facts = report_facts(con)
+            start, end, node_list = con.execute(
+                "SELECT min(ts), max(ts), list(DISTINCT node ORDER BY node) FILTER (WHERE node IS NOT NULL) "
+                "FROM events").fetchone()
+            local = device = None
+            if verdict.initiating and verdict.initiating.rank is not None:
+                # the device from NCCL's init line ("cudaDev 3") when printed, else the local rank
+                local, device = con.execute(
+                    "SELECT mode(local_rank), mode(TRY_CAST(attrs['cuda_dev'] AS INTEGER)) "
+                    "FILTER (WHERE kind = 'nccl.comm_init') FROM events WHERE rank = ?",
+                    [verdict.initiating.rank]).fetchall()[0]
+                device = device if device is not None else local
+        timeline = out / "timelines" / f"{name}.parquet"
+        _finish_timeline(tmp, timeline, verdict, opts.redact)
+        shown = redact_verdict(verdict) if opts.redact else verdict
+        jobs_dir = out / "jobs"
+        atomic_write_text(jobs_dir / f"{name}.json", shown.model_dump_json(indent=2) + "\n")
+        if opts.html:
+            from correlator.report.html import render_html
+
+            atomic_write_text(jobs_dir / f"{name}.html", render_html(verdict, events, facts, redact=opts.redact))
+        t_report = time.perf_counter()
+        row.update(_verdict_fields(shown))
+        gpu = shown.initiating.gpu if shown.initiating else None
+        row.update({
+            "initiating_local_rank": local,
+            # keyed by CUDA device where known, so repeat offenders group whatever the evidence
+            "initiating_gpu": f"cuda:{device}" if device is not None else gpu,
+            "job_start": start, "job_end": end, "node_list": node_list or [],
+            "problems": len(result.problems.items),
+            "ingest_s": round(t_ingest - started, 3), "analyze_s": round(t_analyze - t_ingest, 3),
+            "report_s": round(t_report - t_analyze, 3),
+            "report": f"jobs/{name}.html" if opts.html else None, "timeline": f"timelines/{name}.parquet",
+        })
+        row["total_s"] = round(time.perf_counter() - started, 3)
+        atomic_write_text(out / ".state" / f"{name}.json", json.dumps(_jsonable(row)) + "\n")
+        return row
+    except Exception as exc:  # a bad job must never stop the batch: it becomes an error row
+        from correlator.report.redact import redact
+
+        msg = f"{type(exc).__name__}: {exc}"
+        row["error"] = redact(msg)[:2000]
+        row["total_s"] = round(time.perf_counter() - started, 3)
+        if os.environ.get("CORRELATOR_DEBUG"):
+            traceback.print_exc()
+        return row
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _verdict_fields(v: Verdict) -> dict:
+    init, rc, fd = v.initiating, v.root_cause, v.first_deviating
+    failure = (rc.evidence.ts if rc and rc.evidence and rc.evidence.ts else None) or (fd.ts if fd else None)
+    return {
+        "status": v.status,
+        "category": rc.category if rc else None, "rule_id": rc.rule_id if rc else None,
+        "title": rc.title if rc else None,
+        "initiating_rank": init.rank if init else None, "initiating_node": init.node if init else None,
+        "all_ranks": init.all_ranks if init else None, "confidence": init.confidence if init else None,
+        "first_file": fd.file if fd else None, "first_line": fd.line_no if fd else None,
+        "first_ts": fd.ts if fd else None, "failure_ts": failure,
+        "ranks": v.ranks, "nodes": v.nodes, "files": v.files, "events": v.events,
+        "collateral_groups": len(v.collateral),
+        "collateral_ranks": len({r for c in v.collateral for r in c.ranks}),
+        "hypotheses": len(v.hypotheses), "missing": list(v.missing),
+    }
+
+
+def _finish_timeline(tmp: Path, dest: Path, verdict: Verdict, redact: bool) -> None:
+    """The ingested timeline, rewritten batch by batch: ``ts_aligned`` from the
+    verdict's clock offsets (so SQL over the batch sees aligned time) and, unless
+    turned off, secrets masked. Key-value metadata (files, problems) is kept."""
+    from correlator.report.redact import redact_table
+
+    offsets = {c.node: c.offset_s for c in verdict.clock if c.applied}
+    pf = pq.ParquetFile(tmp)
+    schema = pf.schema_arrow
+    part = dest.with_name(dest.name + ".part")
+    with pq.ParquetWriter(part, schema, compression="zstd") as w:
+        for batch in pf.iter_batches(batch_size=65536):
+            t = pa.Table.from_batches([batch], schema=schema)
+            if offsets:
+                t = _align(t, offsets)
+            if redact:
+                t = redact_table(t, [c for c in ("message", "template", "file", "attrs") if c in t.column_names])
+            w.write_table(t.cast(schema))
+    os.replace(part, dest)
+
+
+def _align(t: pa.Table, offsets: dict[str, float]) -> pa.Table:
+    nodes = pa.array(list(offsets), pa.string())
+    micros = pa.array([round(o * 1e6) for o in offsets.values()], pa.int64())
+    idx = pc.index_in(t.column("node"), value_set=nodes)
+    off = pc.fill_null(pc.take(micros, idx), 0)
+    ts_us = pc.cast(t.column("ts"), pa.int64())
+    aligned = pc.cast(pc.subtract(ts_us, off), t.schema.field("ts_aligned").type)
+    return t.set_column(t.schema.get_field_index("ts_aligned"), "ts_aligned", aligned)
+
+
+def _jsonable(row: dict) -> dict:
+    return {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in row.items()}
+
+
+def _from_json(row: dict) -> dict:
+    return {k: (datetime.fromisoformat(v) if k in _TS_FIELDS and isinstance(v, str) else v) for k, v in row.items()}
+
+
+# --------------------------------------------------------------------------- the batch
+
+
+def run_batch(
+    root: str,
+    out_dir: str,
+    opts: BatchOptions | None = None,
+    *,
+    progress: TextIO | None = sys.stderr,
+) -> BatchResult:
+    """Analyse every job under ``root`` into ``out_dir``; write summary and index."""
+    opts = opts or BatchOptions()
+    out = Path(out_dir)
+    started = time.perf_counter()
+    jobs = find_jobs(root, exclude=[out])
+    for sub in ("jobs", "timelines", ".state"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    done: dict[str, dict] = {}
+    todo: list[tuple[str, Path]] = []
+    for name, path in jobs:
+        state = out / ".state" / f"{name}.json"
+        if not opts.force and state.is_file() and (out / "timelines" / f"{name}.parquet").is_file():
+            try:
+                done[name] = _from_json(json.loads(state.read_text()))
+                continue
+            except (json.JSONDecodeError, ValueError):
+                pass  # a torn state file: analyse again
+        todo.append((name, path))
+    meter = _Progress(len(jobs), len(done), progress)
+    rows = dict(done)
+    for row in _run_all(todo, str(out), opts):
+        rows[row["job"]] = row
+        meter.update(row)
+    meter.close()
+    ordered = [rows[name] for name, _ in jobs if name in rows]
+    write_summary(ordered, out)
+    write_index(out)
+    return BatchResult(out, len(jobs), len(todo), len(done), sum(r["status"] == "error" for r in ordered),
+                       time.perf_counter() - started, ordered)
+
+
+def _run_all(todo: list[tuple[str, Path]], out: str, opts: BatchOptions) -> Iterable[dict]:
+    if not todo:
+        return
+    workers = max(1, min(opts.workers or os.cpu_count() or 1, len(todo)))
+    breaks: Counter[str] = Counter()
+    remaining = list(todo)
+    while remaining:
+        alone = [j for j in remaining if breaks[j[0]] >= 2]
+        shared = [j for j in remaining if breaks[j[0]] < 2]
+        remaining = []
+        if shared:
+            unfinished, stopped = yield from _pool(shared, out, opts, workers)
+            for j in unfinished:
+                breaks[j[0]] += 1
+            remaining += unfinished + stopped
+        for j in alone:
+            unfinished, _ = yield from _pool([j], out, opts, 1)
+            if unfinished:
+                yield _error_row(j, "the worker process died analysing this job (crash or out of memory)")
+
+
+def _error_row(job: tuple[str, Path], error: str) -> dict:
+    return {"job": job[0], "path": str(job[1]), "status": "error", "analysed_at": datetime.now(UTC),
+            "correlator_version": __version__, "error": error}
+
+
+def _pool(jobs: list[tuple[str, Path]], out: str, opts: BatchOptions, workers: int):
+    """Run ``jobs`` on one pool, yielding rows; returns (the jobs left unfinished
+    when a worker died, the jobs stopped because another ran out of time).
+
+    A job is handed over only when a worker is free, so the time it has had is
+    the time since it was handed over. A job past ``opts.job_timeout`` gets an
+    error row and the pool is torn down with its workers (a running task cannot
+    be stopped alone); the jobs it stopped go to a fresh pool, with no break
+    counted against them.
+    """
+    queue = list(jobs)
+    running: dict = {}  # future -> (job, when it was handed over)
+    ctx = mp.get_context("spawn")
+    # (no max_tasks_per_child: on Python 3.11 the pool can hang when it replaces a worker)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init, initargs=(workers,))
+    try:
+        while queue or running:
+            while queue and len(running) < workers:
+                job = queue.pop(0)
+                running[pool.submit(analyse_job, job[0], str(job[1]), out, opts)] = (job, time.monotonic())
+            wait_s = None
+            if opts.job_timeout is not None:
+                oldest = min(t for _, t in running.values())
+                wait_s = max(0.0, oldest + opts.job_timeout - time.monotonic())
+            finished, _ = wait(running, timeout=wait_s, return_when=FIRST_COMPLETED)
+            crashed = []
+            for f in finished:
+                job, _ = running.pop(f)
+                try:
+                    yield f.result()
+                except BrokenProcessPool:
+                    crashed.append(job)
+                except Exception as exc:  # pickling and the like: still only this job's problem
+                    yield _error_row(job, f"{type(exc).__name__}: {exc}")
+            if crashed:  # the tasks still on the pool are lost with it; the queue never started
+                return crashed + [j for j, _ in running.values()], queue
+            if not finished and opts.job_timeout is not None:
+                now = time.monotonic()
+                late = [j for j, t in running.values() if now - t >= opts.job_timeout]
+                if not late:  # woken a hair before the deadline: wait again
+                    continue
+                for j in late:
+                    yield _error_row(j, f"took longer than the job timeout ({opts.job_timeout:g} s): stopped")
+                _stop_workers(pool)
+                return [], [j for j, _ in running.values() if j not in late] + queue
+        return [], []
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    # Python 3.14 has pool.kill_workers(); before it, the executor's own process table
+    for proc in list(getattr(pool, "_processes", {}).values()):
+        proc.kill()
+
+
+def _worker_init(workers: int) -> None:
+    """Per worker process, before any job."""
+    if workers > 1:
+        # Jobs already run in parallel: Polars' own thread pool per worker would
+        # only make the workers fight over the cores. (Read when polars is imported.)
+        os.environ.setdefault("POLARS_MAX_THREADS", str(max(1, (os.cpu_count() or 1) // workers)))
+    # Rules are the same for every job: parse the YAML once per worker, not once per
+    # job (a third of a small job's analysis). analyze_with_events has no argument
+    # for preloaded rules yet, so its module-level name is wrapped with a cache.
+    import functools
+
+    import correlator.analysis.analyze as analyze_mod
+
+    original = analyze_mod.load_rules
+
+    @functools.cache
+    def cached(dirs: tuple, builtin: bool) -> list:
+        return original(list(dirs), builtin=builtin)
+
+    analyze_mod.load_rules = lambda dirs=(), *, builtin=True: cached(tuple(dirs), builtin)  # type: ignore[assignment]
+
+
+class _Progress:
+    """A plain stderr counter: one updating line on a terminal, a line per job otherwise."""
+
+    def __init__(self, total: int, skipped: int, stream: TextIO | None) -> None:
+        self.total, self.n, self.stream = total, skipped, stream
+        self.t0 = time.perf_counter()
+        self.tty = bool(stream and hasattr(stream, "isatty") and stream.isatty())
+        self.status: Counter[str] = Counter()
+        if stream and skipped:
+            stream.write(f"batch: {skipped} of {total} jobs already analysed (use --force to redo)\n")
+
+    def update(self, row: dict) -> None:
+        self.n += 1
+        self.status[row["status"]] += 1
+        if not self.stream:
+            return
+        el = time.perf_counter() - self.t0
+        what = row["status"]
+        if row["status"] in ("failed", "inconclusive") and row.get("category"):
+            what += f" {row['category']}"
+            if row.get("initiating_node"):
+                what += f" {row['initiating_node']}"
+                if row.get("initiating_rank") is not None:
+                    what += f" rank {row['initiating_rank']}"
+        elif row["status"] == "error":
+            what += ": " + (row.get("error") or "")[:80]
+        line = f"[{self.n:>{len(str(self.total))}}/{self.total}] {el:6.1f}s  {row['job']}: {what}"
+        if self.tty:
+            self.stream.write("\r\x1b[K" + line[:150])
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if not self.stream:
+            return
+        if self.tty:
+            self.stream.write("\n")
+        counts = ", ".join(f"{n} {s}" for s, n in sorted(self.status.items()))
+        self.stream.write(f"batch: {counts or 'nothing new'} in {time.perf_counter() - self.t0:.1f}s\n")
+        self.stream.flush()
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def write_summary(rows: list[dict], out: Path) -> None:
+    table = pa.Table.from_pylist([{f.name: r.get(f.name) for f in SUMMARY_SCHEMA} for r in rows],
+                                 schema=SUMMARY_SCHEMA)
+    with atomic_path(out / SUMMARY_FILE) as part:
+        pq.write_table(table, part)
+
+

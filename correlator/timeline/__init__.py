@@ -1,0 +1,11 @@
+"""The timeline: the one contract between ingest and everything after it.
+
+One row per event (``schema.EVENT_SCHEMA``), stored as Parquet or in DuckDB, with
+the job's input files and input problems beside it (``schema.FILE_SCHEMA``,
+``problems``). ``shapes`` defines an event's digit shape (a column, and the SQL
+that computes it); ``collection`` is the layout of many jobs' timelines (what
+``correlator batch`` writes).
+
+Reads and writes nothing by itself beyond ``collection``'s views.
+May import: nothing of correlator but ``correlator.output``.
+"""
