@@ -1,7 +1,7 @@
 """What a parser is: declarations, not code.
 
 A parser module declares ``SOURCE`` and a tuple of ``Pattern``s. The engine
-(``correlator.classify``) applies every pattern to whole columns at once:
+(``correlator.ingest.classify``) applies every pattern to whole columns at once:
 
 1. one Aho-Corasick pass finds, for every event, which ``triggers`` (plain
    substrings) occur in it;

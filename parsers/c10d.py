@@ -210,7 +210,7 @@ PATTERNS = (
         envelope=True,
         triggers=("DistBackendError", "DistNetworkError", "DistStoreError"),
         # c10 as c[0-9]{2}: a pattern that names a digit cannot run on digit shapes
-        # (correlator.shapes), and every rank's "terminate called after throwing an
+        # (correlator.timeline.shapes), and every rank's "terminate called after throwing an
         # instance of 'c10::DistBackendError'" went line by line (~8 ms a rank log)
         regex=r"(?P<exc_type>torch\.distributed\.\w+|c[0-9]{2}::\w+)",
         source=SOURCE,

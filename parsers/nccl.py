@@ -2,7 +2,7 @@
 
 The ``host:pid:tid [dev]`` header is parsed for every NCCL line; ``[dev]`` is the
 CUDA device of the calling thread, not a rank. Ranks appear only inside init
-lines (``comm ... rank N nranks M``), which ``correlator.attribute`` joins back
+lines (``comm ... rank N nranks M``), which ``correlator.ingest.attribute`` joins back
 to every line of the same host and pid.
 """
 

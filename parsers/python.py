@@ -2,7 +2,7 @@
 
 Logging headers give the level and the logger name; the logger name decides
 the source (``accelerate.*`` -> accelerate, ``transformers.*`` -> transformers,
-...), see ``correlator.classify``.
+...), see ``correlator.ingest.classify``.
 """
 
 from parsers.base import Pattern

@@ -1,1 +1,1 @@
-"""The built-in knowledge base: one YAML file per failure signature (see correlator.rulebook)."""
+"""The built-in knowledge base: one YAML file per failure signature (see correlator.analysis.rulebook)."""
