@@ -168,7 +168,7 @@ def test_initiating_gpu_of_an_xid_is_its_pci_address(tmp_path):
 
 
 def test_nccl_bus_id_reads_as_a_pci_address():
-    from correlator.analysis.analyze import _pci_of_nccl_bus
+    from correlator.analysis.decide import _pci_of_nccl_bus
 
     assert _pci_of_nccl_bus("3a000") == "0000:3a:00.0"
     assert _pci_of_nccl_bus("b000") == "0000:0b:00.0"
@@ -212,7 +212,7 @@ def test_a_duckdb_timeline_gets_the_parquet_timelines_verdict(samples, tmp_path)
 def test_nccl_inits_from_the_alignment_scan_equal_the_blame_tables_own(samples, monkeypatch, sample):
     # analyze reads NCCL init lines' attrs in the scan that aligns clocks; the table
     # must be the one rulebook.NCCL_INITS_SQL builds from the events
-    import correlator.analysis.analyze as analyze_mod
+    import correlator.analysis.findings as findings_mod
     from correlator.analysis.rulebook import NCCL_INITS_SQL
 
     compared = []
@@ -225,8 +225,8 @@ def test_nccl_inits_from_the_alignment_scan_equal_the_blame_tables_own(samples, 
         compared.append((con.execute("SELECT count(*) FROM nccl_inits").fetchone()[0], diff))
         return create_findings(con, rules, **kw)
 
-    create_findings = analyze_mod.create_findings
-    monkeypatch.setattr(analyze_mod, "create_findings", checked)
+    create_findings = findings_mod.create_findings
+    monkeypatch.setattr(findings_mod, "create_findings", checked)
     analyze(str(samples / sample), options=QUIET)
     ((rows, diff),) = compared
     assert rows > 0 and diff == 0
@@ -280,9 +280,9 @@ def test_aligned_events_shift_each_node_by_its_applied_offset(monkeypatch, case_
     # written as a CASE on node (few shifted nodes) or as a join (many): the same times
     import duckdb
 
-    import correlator.analysis.analyze as analyze_mod
+    import correlator.analysis.align as align_mod
 
-    monkeypatch.setattr(analyze_mod, "_CASE_NODES", case_nodes)
+    monkeypatch.setattr(align_mod, "_CASE_NODES", case_nodes)
     con = duckdb.connect()
     con.execute("CREATE TABLE timeline_raw AS SELECT * FROM (VALUES "
                 "('a', TIMESTAMPTZ '2024-05-01 12:00:10+00', TIMESTAMPTZ '2024-05-01 12:00:10+00'), "
@@ -293,7 +293,7 @@ def test_aligned_events_shift_each_node_by_its_applied_offset(monkeypatch, case_
     con.execute("CREATE TABLE clock_offsets AS SELECT *, to_microseconds(CASE WHEN applied THEN "
                 "CAST(round(offset_s * 1e6) AS BIGINT) ELSE 0 END) AS shift FROM (VALUES "
                 "('a', 2.5, true), ('b''s', -40.0, true), ('c', 0.4, false)) t(node, offset_s, applied)")
-    analyze_mod._create_aligned_events(con)
+    align_mod._create_aligned_events(con)
     got = con.execute("SELECT node, strftime(ts_aligned, '%H:%M:%S.%f') FROM events").fetchall()
     assert sorted(got, key=repr) == sorted([("a", "12:00:07.500000"), ("b's", "12:00:50.000000"),
                                             ("c", "12:00:10.000000"), (None, "12:00:10.000000"), ("a", None)], key=repr)

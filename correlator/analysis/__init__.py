@@ -7,13 +7,17 @@ May import: ``correlator.timeline``, ``correlator.target``, ``correlator.verdict
 the ingest package's public names (``correlator.ingest``: options, and
 ``lines_as_events`` for rule examples). Never the reports, batch or the CLI.
 
-The steps, each a module with its named SQL beside it:
+The steps, each a module with its named SQL beside it; each reads the tables the
+previous one made on the DuckDB connection and writes its own:
 
-    align       per-node clock offsets from events that happen together (align.sql)
-    rulebook    the rules: load, validate, match -> ``findings``
+    align       per-node clock offsets -> view ``events`` with ``ts_aligned`` (align.sql)
+    findings    the rules' matches -> ``findings`` (matching: ``rulebook``)
     deviation   templates only a minority of ranks print, or a baseline never did
-                (bounds.sql, deviation.sql)
-    analyze     hypotheses from findings and cross-rank inferences (inferences.sql),
-                scored; the winner, collateral, why the others lost -> the verdict
-    evaluate    the verdict against a scenario's truth.json (``correlator eval``)
+                -> ``first_deviating_candidates`` (bounds.sql, deviation.sql)
+    hypotheses  cross-rank inferences (inferences.sql) and root findings -> scored hypotheses
+    decide      the winner, the collateral, why the others lost -> the verdict
+
+``analyze`` runs them on a target; ``evidence`` turns rows into cited evidence;
+``rulebook`` loads, validates and matches the rules; ``evaluate`` scores verdicts
+against a scenario's truth.json (``correlator eval``).
 """

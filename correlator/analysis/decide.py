@@ -1,0 +1,280 @@
+"""Step 5: the verdict.
+
+The winning hypothesis, the initiating rank (or "all ranks alike"), the root
+cause, the collateral groups, the first deviating line in the winner's story,
+why the others lost, and the missing fact when the evidence is thin.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+import duckdb
+
+from correlator.analysis.evidence import cite, epoch, one, rows
+from correlator.analysis.hypotheses import (
+    SIMULTANEOUS_S,
+    Hyp,
+    corroborate,
+    hypotheses,
+    launcher_names_rank,
+    score,
+    why_not,
+    with_message,
+)
+from correlator.analysis.rulebook import LoadedRule
+from correlator.verdict import (
+    ClockOffset,
+    Collateral,
+    FirstDeviating,
+    Hypothesis,
+    Initiating,
+    RootCause,
+    Verdict,
+    ranges,
+)
+
+CONTEXT_EVENTS = 100  # events kept before the first deviating line in the JSON
+MIN_CONFIDENCE = 0.35  # below this the verdict is "inconclusive"
+
+
+
+def decide(
+    con: duckdb.DuckDBPyConnection, rules: list[LoadedRule], baseline: str | None
+) -> Verdict:
+    """The verdict from the tables the earlier steps made on ``con``."""
+    by_id = {lr.rule.id: lr for lr in rules}
+
+    job, n_events = con.execute("SELECT any_value(job), count(*) FROM timeline_raw").fetchone()
+    # the files view counts each file's events already (a distinct over every row is not free)
+    n_files = con.execute("SELECT count(*) FROM files WHERE events > 0").fetchone()[0]
+    if not n_files and n_events:  # a timeline that came without its files table
+        n_files = con.execute("SELECT count(DISTINCT file) FROM timeline_raw").fetchone()[0]
+    known_ranks = sorted(r for (r,) in con.execute("SELECT rank FROM known_ranks").fetchall())
+    # the job's size as the story tells it: a rank only a launcher names (a child it
+    # spawned or killed) counts too, so the header never says fewer ranks than the findings
+    world = set(known_ranks) | {r for (r,) in con.execute(
+        "SELECT rank FROM findings WHERE rank IS NOT NULL UNION SELECT rank FROM blame_pid WHERE rank IS NOT NULL"
+    ).fetchall()}
+    nodes = sorted(n for (n,) in con.execute("SELECT DISTINCT node FROM events WHERE node IS NOT NULL").fetchall())
+    clock = [
+        ClockOffset(node=r["node"], offset_s=round(r["offset_s"], 3), keys=r["keys"],
+                    spread_s=round(r["spread_s"], 3), applied=bool(r["applied"]))
+        for r in rows(con, "SELECT * FROM clock_offsets ORDER BY node")
+    ]
+    ref = con.execute("SELECT node FROM reference_node").fetchone()
+    verdict = Verdict(
+        job=job or "job", ranks=len(world), nodes=len(nodes), files=n_files, events=n_events,
+        status="healthy", clock=clock, reference_node=ref[0] if ref else None, baseline=baseline,
+    )
+
+    root_rows = rows(
+        con,
+        """SELECT f.*, d.n_ranks FROM findings f
+           LEFT JOIN template_spread d ON d.template = f.template
+           WHERE f.role = 'root' ORDER BY coalesce(f.ts_aligned, f.ts_bound) NULLS LAST, f.file, f.line_no""",
+    )
+    collateral_rows = rows(
+        con, "SELECT * FROM findings WHERE role = 'collateral' ORDER BY ts_aligned NULLS LAST, file, line_no"
+    )
+    candidates = rows(con, "SELECT * FROM first_deviating_candidates ORDER BY sort_key LIMIT 5000")
+    first_dev = candidates[:1]
+
+    hyps = hypotheses(con, root_rows, by_id, known_ranks, candidates)
+
+    # Failed = a cause or an echo was found; errors every rank survived are not a failure.
+    failing = bool(hyps or collateral_rows)
+    if not failing:
+        verdict.collateral = _collateral(collateral_rows, by_id, None)
+        if first_dev:
+            verdict.first_deviating = _first_deviating(con, first_dev[0])
+        return verdict
+
+    score(hyps, by_id, collateral_rows, len(known_ranks))
+    hyps.sort(key=lambda h: -h.score)
+    total = sum(h.score for h in hyps) or 1.0
+    verdict.hypotheses = [
+        Hypothesis(
+            rule_id=h.rule.rule.id if h.rule else None, category=h.category, rank=h.rank, node=h.node,
+            score=round(h.score / total, 3), evidence=h.evidence,
+            why_not=None if i == 0 else why_not(h, hyps[0]),
+        )
+        for i, h in enumerate(hyps[:10])
+    ]
+    verdict.missing = _missing(con, known_ranks, hyps, collateral_rows)
+    if not hyps:
+        verdict.status = "inconclusive"
+        verdict.collateral = _collateral(collateral_rows, by_id, None)
+        if first_dev:
+            verdict.first_deviating = _first_deviating(con, first_dev[0])
+        return verdict
+    top = hyps[0]
+    confidence = top.score / total
+    corroborate(top, hyps)
+    launcher_names_rank(con, top)
+    all_ranks = top.rank is None and top.rule is not None and (
+        top.n_ranks_same >= max(2, len(known_ranks)) or top.rule.rule.scope == "job"
+    )
+    local_rank, gpu = (None, None) if all_ranks else _device_of(con, top)
+    verdict.initiating = Initiating(
+        rank=None if all_ranks else top.rank, node=None if all_ranks else top.node,
+        local_rank=local_rank, gpu=gpu, all_ranks=all_ranks, confidence=round(confidence, 3),
+    )
+    verdict.root_cause = _root_cause(top)
+    verdict.status = "failed" if confidence >= MIN_CONFIDENCE else "inconclusive"
+    init_rank = None if all_ranks else top.rank
+    # Echoes: collateral findings, and the winner's peers repeating a root signature
+    # after it (every rank raising "Loss is NaN" once rank 1's loss went inf).
+    echoes = collateral_rows + [
+        r for r in root_rows
+        if not all_ranks and r["rank"] is not None and r["rank"] != init_rank
+        and (top.ts is None or r["ts_aligned"] is None or epoch(r["ts_aligned"]) >= top.ts - SIMULTANEOUS_S)
+    ]
+    verdict.collateral = _collateral(echoes, by_id, init_rank)
+    chosen = _pick_first_deviating(candidates, top, init_rank, all_ranks)
+    if chosen is not None:
+        verdict.first_deviating = _first_deviating(con, chosen)
+    elif top.evidence is not None and top.rule is not None:
+        verdict.first_deviating = _evidence_as_first_deviating(con, top, all_ranks)
+    return verdict
+
+
+def _device_of(con: duckdb.DuckDBPyConnection, top: Hyp) -> tuple[int | None, str | None]:
+    """The winner's local rank and GPU, where its own lines say so.
+
+    The local rank is the one the rank's events carry, if they agree. The GPU is
+    the PCI address of the evidence itself (an Xid names the device), else the
+    CUDA device and bus id NCCL printed when it set up the rank's largest
+    communicator. Nothing is inferred from the local rank alone: it is the CUDA
+    device only under the usual one-GPU-per-process launch.
+    """
+    local_rank = gpu = None
+    if top.rank is not None:
+        row = one(con, "SELECT min(local_rank), count(DISTINCT local_rank) FROM events "
+                        "WHERE rank = ? AND local_rank IS NOT NULL", [top.rank])
+        if row and row[1] == 1:
+            local_rank = row[0]
+    if top.evidence is not None:
+        row = one(con, "SELECT any_value(attrs['pci']) FROM timeline_raw WHERE file = ? AND line_no = ?",
+                   [top.evidence.file, top.evidence.line_no])
+        if row and row[0]:
+            gpu = f"PCI {row[0]}"
+    if gpu is None and top.rank is not None:
+        row = one(
+            con,
+            """SELECT attrs['cuda_dev'], attrs['bus_id'] FROM events
+               WHERE kind = 'nccl.comm_init' AND rank = ? AND attrs['cuda_dev'] IS NOT NULL
+               ORDER BY TRY_CAST(attrs['nranks'] AS INTEGER) DESC NULLS LAST, file, line_no LIMIT 1""",
+            [top.rank],
+        )
+        if row:
+            pci = _pci_of_nccl_bus(row[1]) if row[1] else None
+            gpu = f"cuda:{row[0]}" + (f" (PCI {pci})" if pci else "")
+    return local_rank, gpu
+
+
+def _pci_of_nccl_bus(bus: str) -> str | None:
+    """NCCL's busId is the PCI address with ':' and '.' removed, printed as %lx
+    (``3a000`` = ``0000:3a:00.0``; ../shared/formats/01-nccl.md §1)."""
+    if not re.fullmatch(r"[0-9a-fA-F]{4,12}", bus):
+        return None
+    s = bus.lower().zfill(9)
+    return f"{s[:-5].zfill(4)}:{s[-5:-3]}:{s[-3:-1]}.{s[-1]}"
+
+
+def _pick_first_deviating(candidates: list[dict], top: Hyp, init_rank: int | None, all_ranks: bool) -> dict | None:
+    """The earliest deviating line that belongs to the verdict's story.
+
+    Deviation alone is blind to who failed first; the verdict is not. So the
+    first deviating line is the earliest candidate of the initiating rank (or
+    node, for node-level evidence), else the earliest at all. An all-ranks
+    failure deviates from nothing across ranks: its first occurrence is used.
+    """
+    if all_ranks or top.corroborated:
+        return None
+    if init_rank is not None:
+        mine = [c for c in candidates if c["subject_rank"] == init_rank]
+        if mine:
+            return mine[0]
+        return None
+    if top.node is not None:
+        return None  # node-level evidence: the root cause's own line
+    return candidates[0] if candidates else None
+
+
+def _evidence_as_first_deviating(con: duckdb.DuckDBPyConnection, top: Hyp, all_ranks: bool) -> FirstDeviating:
+    ev = top.evidence
+    assert ev is not None
+    row = {"file": ev.file, "line_no": ev.line_no, "line_end": ev.line_end, "rank": ev.rank, "node": ev.node,
+           "ts_aligned": ev.ts, "message": ev.text,
+           "why": "every rank printed it: the same failure everywhere (first occurrence)" if all_ranks
+           else "the root-cause evidence (no line of this rank deviates from its peers)"}
+    return _first_deviating(con, row)
+
+
+def _root_cause(top: Hyp) -> RootCause:
+    if top.rule is None:
+        return RootCause(
+            rule_id=None, category=top.category,  # type: ignore[arg-type]
+            title="Unclassified failure" if top.category != "nccl_timeout_hang" else "Silent rank: its peers timed out waiting for it",
+            explanation="; ".join(top.notes) or "no rule in the knowledge base matches this evidence",
+            evidence=top.evidence,
+        )
+    r = top.rule.rule
+    return RootCause(
+        rule_id=r.id, category=r.category, title=r.title, explanation=r.root_cause, fix=r.fix,
+        verify=r.verify, evidence=top.evidence,
+        rule_evidence=f"{r.evidence.kind}: {r.evidence.provenance}",
+    )
+
+
+def _collateral(rows: list[dict], by_id: dict[str, LoadedRule], init_rank: int | None) -> list[Collateral]:
+    """Echo findings grouped by rule; the initiating rank's own echoes are left out."""
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        if init_rank is not None and r["rank"] == init_rank:
+            continue
+        groups[r["rule_id"]].append(r)
+    out = []
+    for rule_id, rs in groups.items():
+        rule = by_id[rule_id].rule
+        out.append(Collateral(
+            rule_id=rule_id, category=rule.category, title=rule.title,
+            ranks=sorted({r["rank"] for r in rs if r["rank"] is not None}),
+            nodes=sorted({r["node"] for r in rs if r["node"] is not None}),
+            count=len({(r["file"], r["line_no"]) for r in rs}), first=cite(rs[0]),
+        ))
+    return sorted(out, key=lambda c: (-len(c.ranks), -c.count))
+
+
+def _first_deviating(con: duckdb.DuckDBPyConnection, row: dict) -> FirstDeviating:
+    row = with_message(con, row)
+    ctx = rows(
+        con,
+        """SELECT * FROM events WHERE file = ? AND line_no < ?
+           AND (rank IS NOT DISTINCT FROM ? OR rank IS NULL)
+           ORDER BY line_no DESC LIMIT ?""",
+        [row["file"], row["line_no"], row["rank"], CONTEXT_EVENTS],
+    )
+    base = cite(row)
+    if row.get("subject_rank") is not None:
+        base.rank = row["subject_rank"]  # a launcher line about rank 1 is rank 1's deviation
+    return FirstDeviating(**base.model_dump(), context=[cite(c) for c in reversed(ctx)], why=row["why"])
+
+
+def _missing(
+    con: duckdb.DuckDBPyConnection, known_ranks: list[int], hyps: list[Hyp], collateral_rows: list[dict]
+) -> list[str]:
+    out = []
+    silent = [r for (r,) in con.execute("SELECT rank FROM ranks_without_logs ORDER BY rank").fetchall()]
+    if silent:
+        out.append(f"rank(s) {ranges(silent)} left no log in this directory: collect their output")
+    kinds = {k for (k,) in con.execute("SELECT DISTINCT kind FROM events WHERE kind IS NOT NULL").fetchall()}
+    if any(r["category"] == "nccl_timeout_hang" for r in collateral_rows) and not any(k.startswith("nccl.") for k in kinds):
+        out.append("no NCCL lines: re-run with NCCL_DEBUG=INFO to see which peer or link failed")
+    if "c10d.watchdog_timeout" in kinds and "c10d.dump_signal" not in kinds:
+        out.append("enable the flight recorder (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, TORCH_NCCL_DUMP_ON_TIMEOUT=1) "
+                   "to see each rank's last collective")
+    return out
+

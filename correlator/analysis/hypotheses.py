@@ -1,0 +1,230 @@
+"""Step 4: hypotheses, scored.
+
+Each root finding per rank (or one for an error every rank printed alike), the
+first unexplained error a rank did not survive, and the cross-rank inferences of
+``inferences.sql`` (a rank that fell silent while its peers timed out waiting;
+the rank running a different collective) become hypotheses, scored on prior
+(rule weight / inference strength), timing, causal edges and specificity.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import duckdb
+
+from correlator.analysis.evidence import cite, epoch, one, rows, sql_file
+from correlator.analysis.rulebook import LoadedRule
+from correlator.verdict import Evidence
+
+SIMULTANEOUS_S = 2.0  # stamps this close are "at the same time" (1 s stamps, tee lag)
+
+TIME_DECAY_S = 120.0  # a hypothesis this much later than the earliest scores 1/e as much
+
+ALL_RANKS_WINDOW_S = 10.0  # an "all ranks alike" failure happens on every rank within this
+
+LEAD_WINDOW_S = 3600.0  # a cause precedes its echoes by at most about a (long) collective timeout
+
+
+
+def create_inferences(con: duckdb.DuckDBPyConnection) -> None:
+    """Tables of ``inferences.sql``: ``inferred``, ``known_ranks``, ``last_progress``, ..."""
+    con.execute(sql_file("inferences.sql"))
+
+
+@dataclass
+class Hyp:
+    rule: LoadedRule | None
+    category: str
+    rank: int | None
+    node: str | None
+    ts: float | None  # epoch seconds, aligned
+    evidence: Evidence | None
+    base: float  # prior from role / kind of inference
+    n_ranks_same: int = 1  # ranks where the same rule matched
+    corroborated: bool = False  # node-level evidence whose rank another hypothesis named
+    notes: list[str] = field(default_factory=list)
+    score: float = 0.0
+
+
+def hypotheses(
+    con: duckdb.DuckDBPyConnection, root_rows: list[dict], by_id: dict[str, LoadedRule],
+    known_ranks: list[int], candidates: list[dict],
+) -> list[Hyp]:
+    hyps: dict[tuple, Hyp] = {}
+    ranks_per_rule: dict[str, set] = defaultdict(set)
+    ranked_nodes: dict[str, set] = defaultdict(set)
+    for r in root_rows:
+        if r["rank"] is not None:
+            ranks_per_rule[r["rule_id"]].add(r["rank"])
+            ranked_nodes[r["rule_id"]].add(r["node"])
+    # A launcher's copy of a child's error (the torchrun table quotes the child's
+    # traceback) adds nothing when the child's own line is there.
+    root_rows = [
+        r for r in root_rows
+        if r["rank"] is not None or not (r["node"] in ranked_nodes[r["rule_id"]] or None in ranked_nodes[r["rule_id"]])
+    ]
+    for r in root_rows:
+        if r["rank"] is None:
+            ranks_per_rule[r["rule_id"]].add(("node", r["node"]))
+    for r in root_rows:
+        lr = by_id[r["rule_id"]]
+        key = (r["rule_id"], r["rank"], r["node"] if r["rank"] is None else None)
+        if key in hyps:
+            continue
+        hyps[key] = Hyp(
+            rule=lr, category=lr.rule.category, rank=r["rank"], node=r["node"],
+            ts=epoch(r["ts_aligned"] or r.get("ts_bound")),
+            evidence=cite(r), base=lr.rule.weight, n_ranks_same=len(ranks_per_rule[r["rule_id"]]),
+        )
+        if r["ts_aligned"] is None and r.get("ts_bound") is not None:
+            hyps[key].notes.append("no wall-clock stamp: placed no later than the failure it caused")
+    # An all-ranks failure is one hypothesis, not one per rank: the same root
+    # signature on every known rank, close together in (aligned) time.
+    first_step = con.execute("SELECT min(first) FROM last_progress").fetchone()[0]
+    for rule_id, ranks in ranks_per_rule.items():
+        if len(known_ranks) < 2 or len(ranks) < len(known_ranks):
+            continue
+        group = [h for k, h in hyps.items() if k[0] == rule_id]
+        times = [h.ts for h in group if h.ts is not None]
+        if times and max(times) - min(times) > ALL_RANKS_WINDOW_S:
+            continue  # the same failure at different times: per-rank hypotheses compete
+        first = min(group, key=lambda h: (h.ts is None, h.ts or 0))
+        for k in [k for k in hyps if k[0] == rule_id]:
+            del hyps[k]
+        first.rank = None
+        first.notes.append(f"matched on all {len(ranks)} ranks within {ALL_RANKS_WINDOW_S:.0f} s")
+        if first_step is not None and first.ts is not None and first.ts > first_step.timestamp():
+            # after training started, a failure everywhere at once is more often an
+            # echo (a NaN spread by all-reduce, a lost peer) than the cause
+            first.base *= 0.6
+            first.notes.append("after training had started")
+        first.n_ranks_same = len(ranks)
+        hyps[(rule_id, "all")] = first
+
+    out = list(hyps.values())
+    # A deviating error no rule explains is still a hypothesis (unclassified).
+    # The first unexplained ERROR that its rank did not survive is a hypothesis too
+    # (a WARNING is a symptom to show, not a cause; an error the rank kept training
+    # after, like a retried read, did not stop the job).
+    unexplained = [
+        c for c in candidates
+        if c["rule_role"] is None and c["level"] in ("ERROR", "CRITICAL") and not c["survived"]
+    ]
+    if unexplained:
+        d = with_message(con, unexplained[0])
+        is_tb = "Traceback (most recent call last)" in d["message"]
+        out.append(Hyp(rule=None, category="code_exception" if is_tb else "other", rank=d["rank"],
+                        node=d["node"], ts=epoch(d["ts_aligned"]), evidence=cite(d), base=0.6,
+                        notes=["deviating error that no rule explains"]))
+    out.extend(_inferred_hypotheses(con))
+    return out
+
+
+def _inferred_hypotheses(con: duckdb.DuckDBPyConnection) -> list[Hyp]:
+    """Hypotheses from the cross-rank inferences in ``inferences.sql``."""
+    out = []
+    for r in rows(con, "SELECT * FROM inferred ORDER BY inference, rank"):
+        out.append(Hyp(
+            rule=None, category=r["category"], rank=r["rank"], node=r["node"], ts=epoch(r["ts_aligned"]),
+            evidence=cite(r) if r["file"] else None, base=r["base"],
+            notes=[f"{r['inference']}: {r['note']}"],
+        ))
+    return out
+
+
+def score(hyps: list[Hyp], by_id: dict[str, LoadedRule], collateral_rows: list[dict], n_ranks: int) -> None:
+    """Score = prior (rule weight / inference strength) x timing x causal edges x specificity.
+
+    Timing is measured against the failure: the echoes (collateral) mark when
+    the job broke; a cause precedes them by at most about a collective timeout
+    (``LEAD_WINDOW_S``). Inside that window the earliest hypothesis is preferred;
+    evidence from long before (a warning hours earlier that training survived)
+    fades, and so does evidence after the earliest.
+    """
+    echo_times = [epoch(r["ts_aligned"]) for r in collateral_rows if r["ts_aligned"] is not None]
+    times = [h.ts for h in hyps if h.ts is not None]
+    t_fail = min(echo_times) if echo_times else (max(times) if times else None)
+    window = [t for t in times if t_fail is None or t >= t_fail - LEAD_WINDOW_S]
+    t0 = min(window) if window else None
+    collateral_rules = {r["rule_id"] for r in collateral_rows}
+    for h in hyps:
+        s = h.base
+        if h.ts is None:
+            s *= 0.5
+        elif t_fail is not None and h.ts < t_fail - LEAD_WINDOW_S:
+            s *= math.exp(-(t_fail - LEAD_WINDOW_S - h.ts) / LEAD_WINDOW_S) * 0.5
+            h.notes.append("long before the failure")
+        elif t0 is not None:
+            late = max(0.0, h.ts - t0 - SIMULTANEOUS_S)
+            s *= math.exp(-late / TIME_DECAY_S)
+        if h.rule is not None:
+            echoes = set(h.rule.rule.leads_to) & collateral_rules
+            if echoes:
+                s *= 1.25
+                h.notes.append("its known consequences were seen: " + ", ".join(sorted(echoes)))
+            if h.rank is not None and n_ranks >= 2 and h.n_ranks_same > 1:
+                # the same failure on several ranks is less specific to this one
+                s *= 1.0 / (1.0 + math.log(h.n_ranks_same))
+        h.score = s
+
+
+def why_not(h: Hyp, winner: Hyp) -> str:
+    reasons = []
+    if h.ts is not None and winner.ts is not None and h.ts - winner.ts > SIMULTANEOUS_S:
+        reasons.append(f"{h.ts - winner.ts:.0f} s after the winner's evidence")
+    if h.n_ranks_same > 1 and h.rank is not None:
+        reasons.append(f"the same signature on {h.n_ranks_same} ranks")
+    if h.rule is None:
+        reasons.append("no rule explains it" if not h.notes else h.notes[0])
+    if not reasons:
+        reasons.append("weaker evidence (rule weight, role or timing)")
+    return "; ".join(reasons)
+
+
+def corroborate(top: Hyp, hyps: list[Hyp]) -> None:
+    """A node-level winner (an Xid in dmesg) takes its rank from a ranked hypothesis
+    of the same category on the same node within the time window (the rank whose
+    own error names the same fault), when exactly one rank says so."""
+    if top.rank is not None or top.node is None:
+        return
+    ranks = {
+        h.rank for h in hyps[1:]
+        if h.rank is not None and h.node == top.node and h.category == top.category
+        and (h.ts is None or top.ts is None or abs(h.ts - top.ts) <= ALL_RANKS_WINDOW_S * 60)
+    }
+    if len(ranks) == 1:
+        top.rank = ranks.pop()
+        top.corroborated = True
+        top.notes.append(f"rank {top.rank} on the same node reports the same fault")
+
+
+def launcher_names_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> None:
+    """An unattributed winner (a C++ abort printed without a rank prefix) takes its
+    rank from the launcher's first observed failure when exactly one rank is named
+    (evidence, not verdict: used only when nothing better names the rank)."""
+    if top.rank is not None or top.node is not None or top.rule is None:
+        return
+    ranks = [r for (r,) in con.execute(
+        "SELECT DISTINCT rank FROM findings WHERE kind = 'torchrun.worker_failed' AND rank IS NOT NULL"
+    ).fetchall()]
+    if len(ranks) == 1:
+        top.rank = ranks[0]
+        top.notes.append(f"the launcher saw rank {top.rank} fail first")
+
+
+
+def with_message(con: duckdb.DuckDBPyConnection, row: dict) -> dict:
+    """A deviating line's row with its message, which ``deviating`` leaves out.
+
+    Found again by file, lines, kind and shape: two events of one line (pieces of a
+    progress-bar line) that also share those differ in digits at most."""
+    if "message" in row:
+        return row
+    found = one(con, "SELECT message FROM events WHERE file = ? AND line_no = ? AND line_end = ? "
+                      "AND kind IS NOT DISTINCT FROM ? AND shape = ? AND ts IS NOT DISTINCT FROM ? LIMIT 1",
+                 [row["file"], row["line_no"], row["line_end"], row["kind"], row["shape"], row["ts"]])
+    return {**row, "message": found[0] if found else row["template"]}
+
