@@ -33,8 +33,23 @@ tee_run()    { n=$1; shift; $TR "$n" --tee 3 train.py "$@" 2>&1 | tee console.lo
 logdir_run() { n=$1; shift; $TR "$n" --log-dir logs --redirects 3 train.py "$@" > launcher.log 2>&1; cp -r logs launcher.log "$dest/"; }
 rank_run()   { n=$1; shift; $TR "$n" train.py --log-file 'rank%d.log' "$@" > launcher.log 2>&1; cp rank*.log launcher.log "$dest/"; }
 worker_run() { n=$1; shift; $TR "$n" --no-python sh worker.sh "$@" > launcher.log 2>&1; cp worker-*.log launcher.log "$dest/"; }
-fr()         { [ -d fr_dump ] && cp -r fr_dump "$dest/"
-               $PYTHON -m torch.distributed.flight_recorder.fr_trace fr_dump --allow-incomplete-ranks > "$dest/fr_trace.txt" 2>&1; }
+fr()         { [ -d fr_dump ] && cp -r fr_dump "$dest/"; fr_analyse "$dest"; }
+# the official analyser on a dump set, as is and on a copy with pg_config re-keyed (fr_rekey.py)
+fr_analyse() {
+  d=$1; tmp=$(mktemp -d)
+  { echo "\$ python -m torch.distributed.flight_recorder.fr_trace fr_dump --allow-incomplete-ranks"
+    (cd "$d" && $PYTHON -m torch.distributed.flight_recorder.fr_trace fr_dump --allow-incomplete-ranks 2>&1)
+    echo; echo "\$ python -m torch.distributed.flight_recorder.fr_trace fr_dump -j --allow-incomplete-ranks"
+    (cd "$d" && $PYTHON -m torch.distributed.flight_recorder.fr_trace fr_dump -j --allow-incomplete-ranks 2>&1)
+    $PYTHON "$HERE/fr_rekey.py" "$d/fr_dump" "$tmp/fr_dump"
+    echo; echo "### same dumps, pg_config re-keyed '' -> '0' by _capture/fr_rekey.py (nothing else changed)"
+    echo "\$ python -m torch.distributed.flight_recorder.fr_trace fr_dump_rekeyed --allow-incomplete-ranks"
+    (cd "$tmp" && $PYTHON -m torch.distributed.flight_recorder.fr_trace fr_dump --allow-incomplete-ranks 2>&1)
+    echo; echo "\$ python -m torch.distributed.flight_recorder.fr_trace fr_dump_rekeyed -j --allow-incomplete-ranks"
+    (cd "$tmp" && $PYTHON -m torch.distributed.flight_recorder.fr_trace fr_dump -j --allow-incomplete-ranks 2>&1)
+  } > "$d/fr_trace.txt"; rm -rf "$tmp"
+}
+fr-analyse-all() { for d in "$OUT"/fr-*/; do fr_analyse "${d%/}"; done; }
 
 # --- gloo all_reduce timeout ("Timed out waiting ...ms")
 allreduce-stall-same-step-tee()    { start $FUNCNAME; tee_run 3 --mode stall_same --culprit 1 --fail-step 5; }
@@ -77,6 +92,7 @@ rdzv-never-joined-logdir() {
 # --- the same config error on every rank
 config-error-all-ranks-rankfiles() { start $FUNCNAME; rank_run 3 --mode config_error; }
 config-error-all-ranks-workers()   { start $FUNCNAME; worker_run 3 --mode config_error; }
+config-error-all-ranks-tee()       { start $FUNCNAME; tee_run 3 --mode config_error; }
 # --- killed from outside: SIGTERM to the torchrun agent mid-run
 external-sigterm-tee() {
   start $FUNCNAME
@@ -88,11 +104,17 @@ external-sigterm-logdir() {
   $TORCHRUN --standalone --nproc-per-node 3 --log-dir logs --redirects 3 train.py --steps 200 > launcher.log 2>&1 &
   agent=$!; sleep 10; kill -TERM $agent; wait $agent; cp -r logs launcher.log "$dest/"
 }
+external-sigterm-rankfiles() {
+  start $FUNCNAME
+  $TORCHRUN --standalone --nproc-per-node 3 train.py --log-file 'rank%d.log' --steps 200 > launcher.log 2>&1 &
+  agent=$!; sleep 10; kill -TERM $agent; wait $agent; cp rank*.log launcher.log "$dest/"
+}
 # --- Flight Recorder dump sets (TORCH_FR_BUFFER_SIZE), dumped by the trainer to fr_dump/rank_<N>
 fr-hang-stall-rankfiles()          { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 rank_run 3 --mode stall_same --culprit 1 --fail-step 4 --fr-dir fr_dump; fr; }
 fr-mismatch-allgather-tee()        { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 tee_run 3 --mode mismatch_gather --culprit 2 --fail-step 4 --fr-dir fr_dump; fr; }
 fr-mismatch-size-workers()         { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 worker_run 3 --mode mismatch_size --culprit 0 --fail-step 4 --fr-dir fr_dump; fr; }
+fr-mismatch-size-tee()             { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 tee_run 3 --mode mismatch_size --culprit 1 --fail-step 3 --fr-dir fr_dump; fr; }
 fr-missing-rank-sigkill-logdir()   { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 logdir_run 3 --mode sigkill --culprit 2 --fail-step 4 --fr-dir fr_dump; fr; }
 
-ALL=$(grep -oE '^[a-z][a-z0-9-]+\(\)' "$0" | tr -d '()' | grep -vE '^(start|tee_run|logdir_run|rank_run|worker_run|fr)$')
+ALL=$(grep -oE '^[a-z][a-z0-9-]+\(\)' "$0" | tr -d '()' | grep -vE '^(start|tee_run|logdir_run|rank_run|worker_run|fr|fr_analyse|fr-analyse-all)$')
 for s in ${*:-$ALL}; do (set -x; $s) ; done

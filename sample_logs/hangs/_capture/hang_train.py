@@ -92,7 +92,7 @@ def main():
 
     log.info("starting: world_size=%d pid=%d host=%s", world, os.getpid(), os.uname().nodename)
     if args.mode == "config_error":
-        micro, accum, global_bs = 8, 4, 96
+        micro, accum, global_bs = 8, 4, 64
         log.info("global_batch_size=%d micro_batch_size=%d grad_accum=%d", global_bs, micro, accum)
         if global_bs % (micro * accum * world):
             raise ValueError(f"global_batch_size ({global_bs}) must be divisible by micro_batch_size * "
