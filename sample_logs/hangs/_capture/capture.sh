@@ -69,6 +69,9 @@ barrier-short-shard-logdir()       { start $FUNCNAME; logdir_run 3 --wait barrie
 mbarrier-stall-same-step-tee()     { start $FUNCNAME; tee_run 3 --wait monitored_barrier --mode stall_same --culprit 2 --fail-step 4; }
 mbarrier-busy-printing-workers()   { start $FUNCNAME; worker_run 3 --wait monitored_barrier --mode busy --culprit 1 --fail-step 3; }
 mbarrier-thread-error-logdir()     { start $FUNCNAME; logdir_run 3 --wait monitored_barrier --mode thread_error --culprit 1 --fail-step 4; }
+mbarrier-stall-behind-rankfiles()  { start $FUNCNAME; rank_run 3 --wait monitored_barrier --mode stall_behind --culprit 2 --fail-step 5; }
+mbarrier-short-shard-tee()         { start $FUNCNAME; tee_run 3 --wait monitored_barrier --mode short_shard --culprit 1 --fail-step 4; }
+barrier-thread-error-workers()     { start $FUNCNAME; worker_run 3 --wait barrier --mode thread_error --culprit 0 --fail-step 4; }
 # --- store key wait at init_process_group
 store-never-init-tee()             { start $FUNCNAME; tee_run 3 --mode never_init --culprit 2; }
 store-late-init-rankfiles()        { start $FUNCNAME; rank_run 3 --mode late_init --culprit 1 --stall 25; }
@@ -93,6 +96,7 @@ rdzv-never-joined-logdir() {
 config-error-all-ranks-rankfiles() { start $FUNCNAME; rank_run 3 --mode config_error; }
 config-error-all-ranks-workers()   { start $FUNCNAME; worker_run 3 --mode config_error; }
 config-error-all-ranks-tee()       { start $FUNCNAME; tee_run 3 --mode config_error; }
+config-error-all-ranks-logdir()    { start $FUNCNAME; logdir_run 3 --mode config_error; }
 # --- killed from outside: SIGTERM to the torchrun agent mid-run
 external-sigterm-tee() {
   start $FUNCNAME
@@ -109,6 +113,12 @@ external-sigterm-rankfiles() {
   $TORCHRUN --standalone --nproc-per-node 3 train.py --log-file 'rank%d.log' --steps 200 > launcher.log 2>&1 &
   agent=$!; sleep 10; kill -TERM $agent; wait $agent; cp rank*.log launcher.log "$dest/"
 }
+external-sigterm-workers() {
+  start $FUNCNAME
+  $TORCHRUN --standalone --nproc-per-node 3 --no-python sh worker.sh --steps 200 > launcher.log 2>&1 &
+  agent=$!; sleep 10; kill -TERM $agent; wait $agent; cp worker-*.log launcher.log "$dest/"
+}
+allreduce-short-shard-first-step-rankfiles() { start $FUNCNAME; rank_run 3 --mode short_shard --culprit 2 --fail-step 1; }
 # --- Flight Recorder dump sets (TORCH_FR_BUFFER_SIZE), dumped by the trainer to fr_dump/rank_<N>
 fr-hang-stall-rankfiles()          { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 rank_run 3 --mode stall_same --culprit 1 --fail-step 4 --fr-dir fr_dump; fr; }
 fr-mismatch-allgather-tee()        { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 tee_run 3 --mode mismatch_gather --culprit 2 --fail-step 4 --fr-dir fr_dump; fr; }

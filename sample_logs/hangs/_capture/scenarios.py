@@ -206,6 +206,41 @@ add("fr-mismatch-size-tee", "gloo size mismatch abort + FR dumps (one missing)",
     "as fr-mismatch-size-workers with the culprit silent: rank 1 sent the larger buffer, rank 0 (the store host) detected it and aborted, so torchrun's Root Cause is rank 0; rank 1's only trace is its FR dump (seq 13 all_reduce input_sizes [[515]]). The dump set lacks rank_0." + FRNOTE,
     "TORCH_FR_BUFFER_SIZE=2000 ... --mode mismatch_size --culprit 1 --fail-step 3 --fr-dir fr_dump")
 
+# ---- added in the second capture round
+add("mbarrier-stall-behind-rankfiles", "dist.monitored_barrier timeout", "c",
+    "(2) rank 2 stalls before logging `step 5` (last line `step 4`)",
+    hang(2, "Rank 2 failed to pass monitoredBarrier in 10000 ms"), [("received errors while waiting for send/recv from rank 0", [1])],
+    "rank 0 names rank 2 in its monitoredBarrier error; rank 1 points at rank 0; both errors are only in launcher.log ([rankN]: prefixed, the C++ E-lines too), the rank*.log files only have 'rank N failed at step 5'. rank2.log stops at step 4.",
+    "--wait monitored_barrier --mode stall_behind --culprit 2 --fail-step 5")
+add("mbarrier-short-shard-tee", "dist.monitored_barrier, peer gone", "a",
+    "(4) rank 1's shard ends after 3 steps: `training finished after 3 steps`, exit 0, while 0 and 2 enter the step-4 monitored_barrier",
+    hang(1, "training finished after 3 steps", category="data_error"),
+    [("Rank 1 failed to pass monitoredBarrier", [0]), ("received errors while waiting for send/recv from rank 0", [2])],
+    "rank 1 exited 0 after 3 steps; rank 0's monitored_barrier reports 'Rank 1 failed to pass monitoredBarrier in 10000 ms' within a second (the underlying error is Connection closed by peer), rank 2 points at rank 0. Here the monitoredBarrier line is an echo: the initiating line is rank 1's 'training finished'.",
+    "--wait monitored_barrier --mode short_shard --culprit 1 --fail-step 4")
+add("barrier-thread-error-workers", "gloo barrier timeout", "d",
+    "(5) rank 0's prefetch thread raises OSError EIO after step 3; its main thread waits",
+    hang(0, "OSError: [Errno 5] Input/output error", category="storage_io"), [(TIMEOUT, [1, 2])],
+    "rank 0 (the store host) printed its own thread traceback in worker-0.log; ranks 1 and 2 logged step 4 and the barrier line and timed out in dist.barrier().",
+    "--wait barrier --mode thread_error --culprit 0 --fail-step 4")
+add("config-error-all-ranks-logdir", "none (startup error)", "b",
+    "(6) every rank raises the same `ValueError: global_batch_size (64) ...` at startup",
+    dict(rank=None, all_ranks=True, kind="all_ranks", category="config_error",
+         contains="ValueError: global_batch_size (64) must be divisible by micro_batch_size * grad_accum * world_size (8 * 4 * 3)"),
+    [], "the same ValueError in each local rank's stderr.log; torchrun's Root Cause is arbitrary.", "--mode config_error")
+
+add("external-sigterm-workers", "none (killed from outside)", "d",
+    "(7) healthy run under `torchrun --no-python sh worker.sh`; `kill -TERM <torchrun pid>` after 10 s",
+    dict(rank=None, all_ranks=True, kind="external", category="killed_by_scheduler",
+         contains="Received 15 death signal, shutting down workers"), [],
+    "worker-*.log stop mid-run at step 22; launcher.log: 'Received 15 death signal, shutting down workers' and the agent's SignalException.",
+    "torchrun ... --no-python sh worker.sh --steps 200 & sleep 10; kill -TERM $!")
+add("allreduce-short-shard-first-step-rankfiles", "gloo all_reduce, peer gone (Connection closed by peer)", "c",
+    "(4) rank 2's shard is empty: `shard has 0 batches`, `training finished after 0 steps`, exit 0 before its peers even log step 1",
+    hang(2, "training finished after 0 steps", category="data_error"), [(CLOSED, [0, 1])],
+    "rank 2 had nothing to train on and exited 0 right after init and the weight broadcast; ranks 0 and 1 got 'Connection closed by peer' in step 1's all_reduce (tracebacks only in launcher.log, [rankN]: prefixed). The culprit's lines are the earliest 'finished' line of the job.",
+    "--mode short_shard --culprit 2 --fail-step 1")
+
 
 def truth(s):
     i = s["init"]
