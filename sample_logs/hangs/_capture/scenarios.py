@@ -6,6 +6,7 @@ strings are copied from the logs); rerun after a recapture only once they are ch
 """
 import json
 import pathlib
+import re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TORCH = "torch 2.13.0+cpu, Python 3.11.7, gloo backend, torchrun (torch.distributed.run), host `vm`, 2026-12-01"
@@ -255,6 +256,37 @@ def truth(s):
     }
 
 
+LAUNCH = {
+    "a": "timeout 90 torchrun --standalone --nproc-per-node {n} --tee 3 train.py {args} 2>&1 | tee console.log",
+    "b": "timeout 90 torchrun --standalone --nproc-per-node {n} --log-dir logs --redirects 3 train.py {args} > launcher.log 2>&1",
+    "c": "timeout 90 torchrun --standalone --nproc-per-node {n} train.py --log-file 'rank%d.log' {args} > launcher.log 2>&1",
+    "d": "PYTHON=/work/torchenv/bin/python timeout 90 torchrun --standalone --nproc-per-node {n} --no-python sh worker.sh {args} > launcher.log 2>&1",
+}
+KEY = re.compile(r"step \d+ \||Error|Timed out|failed|closed|reset|finished|still loading|Exception|monitoredBarrier|death signal|SignalException|exitcode|what\(\)")
+
+
+def printed(d):
+    """Per rank: its last step line and its first few notable lines, straight from the logs."""
+    per = {}
+    for f in sorted(d.rglob("*.log")):
+        rel = str(f.relative_to(d))
+        for line in f.read_text(errors="replace").splitlines():
+            m = re.match(r"\[default(\d+)\]:", line) or re.search(r"\[rank(\d+)\]:", line)
+            if not m:
+                m = re.match(r"(?:rank|worker-)(\d+)\.log", f.name) or re.search(r"attempt_\d+/(\d+)/", rel)
+            key = f"rank {m[1]}" if m else rel
+            if KEY.search(line) and 'File "' not in line:
+                per.setdefault(key, []).append(line.strip())
+    out = []
+    for key in sorted(per):
+        lines = per[key]
+        steps = [x for x in lines if re.search(r"step \d+ \|", x)]
+        other = [x for x in lines if not re.search(r"step \d+ \|", x)]
+        shown = ([steps[-1]] if steps else []) + other[:4]
+        out.append(f"* {key}:" + "".join(f"\n  `{x[:200]}`" for x in shown))
+    return "\n".join(out)
+
+
 def readme(slug, s):
     t = truth(s)
     i = t["initiating"]
@@ -263,8 +295,11 @@ def readme(slug, s):
     cite = (f"`{fd['contains']}`" if fd["contains"] else
             "null — the culprit printed nothing odd (its deviation is silence; not scored)")
     cmd = s["command"]
-    if cmd.startswith("--"):
-        cmd = "torchrun --standalone --nproc-per-node 3 ... train.py " + cmd
+    if cmd.startswith("--") and s["layout"] in LAUNCH:
+        n = 4 if "(4 processes)" in cmd else 3
+        cmd = LAUNCH[s["layout"]].format(n=n, args=cmd.replace(" (4 processes)", ""))
+    elif cmd.startswith("TORCH_FR_BUFFER_SIZE=2000 ... "):
+        cmd = "TORCH_FR_BUFFER_SIZE=2000 " + LAUNCH[s["layout"]].format(n=3, args=cmd.split(" ... ", 1)[1])
     return f"""# {slug}
 
 {s['notes']}
@@ -277,8 +312,13 @@ def readme(slug, s):
 * **collateral:** {col}
 * **versions:** {TORCH}
 
-Recreate: `{RUN.format(slug=slug)}` (runs `{cmd}` in `/home/user/job/{slug}/`;
-the trainer is `_capture/hang_train.py`, copied there as `train.py`). Log files are copied unchanged.
+Command (in `/home/user/job/{slug}/`, torchrun = `/work/torchenv/bin/torchrun`): `{cmd}`
+
+What each rank printed (its last step line and its first notable lines, from the logs;
+launcher/table lines are under the file name):
+{printed(ROOT / slug)}
+
+Recreate: `{RUN.format(slug=slug)}` (the trainer is `_capture/hang_train.py`, copied there as `train.py`). Log files are copied unchanged.
 A recapture differs in pids, ports and timestamps, and sometimes in which victims print
 before torchrun's SIGTERM: check truth.json against the new logs.
 """
