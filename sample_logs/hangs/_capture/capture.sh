@@ -76,6 +76,7 @@ barrier-thread-error-workers()     { start $FUNCNAME; worker_run 3 --wait barrie
 store-never-init-tee()             { start $FUNCNAME; tee_run 3 --mode never_init --culprit 2; }
 store-late-init-rankfiles()        { start $FUNCNAME; rank_run 3 --mode late_init --culprit 1 --stall 25; }
 store-never-init-logdir()          { start $FUNCNAME; logdir_run 3 --mode never_init --culprit 1; }
+store-exit-before-init-logdir()    { start $FUNCNAME; logdir_run 3 --mode exit_before_init --culprit 2; }
 store-late-init-workers()          { start $FUNCNAME; worker_run 3 --mode late_init --culprit 0 --stall 25; }
 # --- elastic agent rendezvous (c10d backend): node-1 starts after node-0's join timeout
 rdzv-node-late-tee() {

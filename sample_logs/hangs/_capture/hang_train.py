@@ -12,7 +12,7 @@ sync with --wait (allreduce | barrier | monitored_barrier) and the culprit rank
   short_shard   its shard ends after K-1 steps: logs "training finished", exits 0
   thread_error  its prefetch thread raises (traceback), the main thread waits
   late_init     sleeps (printing "still preparing ...") before init_process_group
-  never_init    stalls silently before init_process_group
+  never_init    stalls silently before init_process_group (exit_before_init: logs, exits 0)
   config_error  every rank raises the same ValueError at startup
   sigkill       SIGKILLs itself at step K (prints nothing)
   mismatch_gather  calls all_gather where peers call all_reduce
@@ -100,8 +100,8 @@ def main():
     if culprit and args.mode == "late_init":
         log.info("preparing dataset index before joining the process group")
         stall(args, rank, busy=True, what="index shard")
-    if culprit and args.mode == "never_init":
-        stall(args, rank)
+    if culprit and args.mode in ("never_init", "exit_before_init"):
+        stall(args, rank) if args.mode == "never_init" else sys.exit(log.info("no shards assigned to rank %d, nothing to do", rank))
     dist.init_process_group("gloo", timeout=timedelta(seconds=args.timeout))
     log.info("process group ready (backend=%s, rank %d of %d)", dist.get_backend(), rank, world)
     if rank == 0:

@@ -242,6 +242,12 @@ add("allreduce-short-shard-first-step-rankfiles", "gloo all_reduce, peer gone (C
     "rank 2 had nothing to train on and exited 0 right after init and the weight broadcast; ranks 0 and 1 got 'Connection closed by peer' in step 1's all_reduce (tracebacks only in launcher.log, [rankN]: prefixed). The culprit's lines are the earliest 'finished' line of the job.",
     "--mode short_shard --culprit 2 --fail-step 1")
 
+add("store-exit-before-init-logdir", "TCPStore key wait in init_process_group (DistStoreError)", "b",
+    "(4) rank 2 logs `no shards assigned to rank 2, nothing to do` and exits 0 before init_process_group",
+    hang(2, "no shards assigned to rank 2, nothing to do", category="rendezvous"), [(STORE, [0, 1])],
+    "rank 2 returned (exit 0) before joining the process group; ranks 0 and 1 waited 10 s for its store key and failed with 'DistStoreError: wait timeout after 10000ms, keys: /default_pg/0//cpu//0/2'; torchrun's table has no entry for rank 2's clean exit.",
+    "--mode exit_before_init --culprit 2")
+
 
 def truth(s):
     i = s["init"]
