@@ -7,7 +7,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=$(cd "${1:?OUT}" && pwd); shift
 VENV=${VENV:-/work/torchenv}
 # the venv is reached through /home/user/venv so that no /work path shows in a traceback
-mkdir -p /home/user; ln -sfn "$VENV" /home/user/venv
+# (a bind mount, not a symlink: torch's launcher logs print realpaths)
+mkdir -p /home/user/venv; mountpoint -q /home/user/venv || mount --bind "$VENV" /home/user/venv
 PY=/home/user/venv/bin/python
 BIN=/home/user/venv/bin
 export PATH="$BIN:$PATH" OMP_NUM_THREADS=1 PYTHONUNBUFFERED=1
@@ -23,9 +24,9 @@ job() {  # job SLUG: fresh scratch dir with the scripts, cd into it
 }
 keep() { for f in "$@"; do mkdir -p "$D/$(dirname "$f")"; cp -a "$f" "$D/$f"; done; }
 tr4() { torchrun --nnodes 1 --nproc-per-node "${NP:-4}" --master-port "${PORT:-29611}" "$@"; }
-perrank() {  # perrank NP TRAIN_ARGS...: torchrun, each worker's stdout+stderr -> rankN.log, launcher -> launcher.log
-  local np=$1; shift
-  RANK_LOG_DIR=$PWD PYTHON=$PY TRAIN_PY=$PWD/ft.py torchrun --nnodes 1 --nproc-per-node "$np" --master-port "${PORT:-29611}" \
+perrank() {  # perrank NP SCRIPT ARGS...: torchrun, each worker's stdout+stderr -> rankN.log, launcher -> launcher.log
+  local np=$1 script=$2; shift 2
+  RANK_LOG_DIR=$PWD PYTHON=$PY TRAIN_PY=$PWD/$script torchrun --nnodes 1 --nproc-per-node "$np" --master-port "${PORT:-29611}" \
     --no-python sh "$PWD/per_rank.sh" "$@" > launcher.log 2>&1
 }
 

@@ -41,7 +41,7 @@ s_tr_cpu_alloc_rank1() { job tr-cpu-alloc-rank1
   perrank 4 ft.py --fault cpu_alloc --fail-rank 1 --fail-step 6; keep launcher.log rank{0,1,2,3}.log; }
 s_tr_enospc_checkpoint_tee() { job tr-enospc-checkpoint-tee
   mkdir -p outputs; mount -t tmpfs -o size=64k tmpfs outputs
-  tr4 --tee 3 ft.py --hidden 4096 --save-step 10 > console.log 2>&1; umount outputs; keep console.log; }
+  tr4 --tee 3 ft.py --save-step 10 --fault enospc_write > console.log 2>&1; umount outputs; keep console.log; }
 s_tr_eacces_checkpoint_logdir() { job tr-eacces-checkpoint-logdir
   mkdir -p outputs; chmod 555 outputs
   setpriv --bounding-set -dac_override,-dac_read_search --inh-caps -dac_override,-dac_read_search \
