@@ -21,7 +21,7 @@ logger = logging.getLogger("ft")
 
 FAULTS = ["none", "enospc_save", "enospc_write", "eacces_save", "erofs_save", "enoent_resume",
           "fileexists_outdir", "cpu_alloc", "memoryerror", "anomaly_nan", "collate_stack",
-          "getitem_keyerror", "caught_exception", "warning_spam", "retry_open", "fail_attempt0",
+          "getitem_keyerror", "caught_exception", "warning_spam", "retry_open", "fail_attempt0", "fail_start_attempt0",
           "sleep"]
 
 
@@ -54,7 +54,6 @@ def collate(batch):
     xs, ys = zip(*batch)
     return torch.stack(xs), torch.stack(ys)
 
-
 class MLP(nn.Module):
     def __init__(self, dim, hidden):
         super().__init__()
@@ -67,12 +66,10 @@ class MLP(nn.Module):
             h = torch.sqrt(h - 1.0)  # negative inputs: NaN forward, anomaly mode raises in backward
         return self.fc2(h)
 
-
 def open_shard(path, attempt):
     if attempt < 3:
         raise ConnectionResetError(104, "Connection reset by peer", path)
     return True
-
 
 def main():
     p = argparse.ArgumentParser()
@@ -98,6 +95,9 @@ def main():
     world = int(os.environ.get("WORLD_SIZE", 1))
     logging.basicConfig(format="%(asctime)s - %(levelname)s - %(name)s - %(message)s",
                         datefmt="%m/%d/%Y %H:%M:%S", level=logging.INFO, stream=sys.stderr)
+    if args.fault == "fail_start_attempt0" and rank == args.fail_rank and \
+            int(os.environ.get("TORCHELASTIC_RESTART_COUNT", 0)) == 0:
+        raise RuntimeError(f"rank {rank}: shard index not ready yet (transient), exiting")
     if distributed:
         dist.init_process_group("gloo", timeout=timedelta(seconds=args.timeout))
         logger.info("rank %d/%d pid %d: process group initialized, backend=gloo", rank, world, os.getpid())
