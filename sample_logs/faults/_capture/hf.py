@@ -46,7 +46,7 @@ class TextRows(torch.utils.data.Dataset):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--ta", default="{}", help="extra TrainingArguments kwargs, JSON")
-    p.add_argument("--n", type=int, default=256)
+    p.add_argument("--rows", dest="n", type=int, default=256)
     p.add_argument("--none-text-at", type=int, default=None)
     p.add_argument("--legacy-optimizer", action="store_true", help="use transformers.AdamW (old recipe)")
     args = p.parse_args()
@@ -70,7 +70,7 @@ def main():
         enc["labels"] = enc["input_ids"].clone()
         return enc
 
-    trainer = Trainer(model=model, args=training_args, train_dataset=TextRows(args.n, args.none_text_at),
+    trainer = (__import__("hf_compat").OldTrainer if os.environ.get("HF_OLD_COMPUTE_LOSS") else Trainer)(model=model, args=training_args, train_dataset=TextRows(args.n, args.none_text_at),
                       data_collator=collate)
     trainer.train()
     logger.info("training finished")

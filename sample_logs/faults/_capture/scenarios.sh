@@ -32,7 +32,7 @@ s_single_hf_import_adamw() { job single-hf-import-adamw
 s_single_hf_bad_scheduler() { job single-hf-bad-scheduler
   python hf.py --ta '{"lr_scheduler_type": "cosine_warm"}' > train.log 2>&1; keep train.log; }
 s_single_hf_tokenizer_none() { job single-hf-tokenizer-none
-  python hf.py --n 96 --none-text-at 37 > train.log 2>&1; keep train.log; }
+  python hf.py --rows 96 --none-text-at 37 > train.log 2>&1; keep train.log; }
 s_healthy_single_retry() { job healthy-single-retry
   python ft.py --fault retry_open --fail-step 6 > train.log 2>&1; keep train.log; }
 
@@ -79,17 +79,29 @@ s_healthy_c10d_debug_warnings() { job healthy-c10d-debug-warnings
 
 # ---------------------------------------------------------------- accelerate / deepspeed
 s_acc_unexpected_kwarg() { job acc-unexpected-kwarg
-  accelerate launch --multi_gpu --num_processes 2 --num_machines 1 --main_process_port 29615 --cpu \
+  accelerate launch --multi_gpu --num_processes 2 --num_machines 1 --main_process_port 29615 \
     acc.py --accelerator '{"dispatch_batches": true}' > console.log 2>&1; keep console.log; }
 s_acc_grad_accum_plugin_conflict() { job acc-grad-accum-plugin-conflict
-  accelerate launch --multi_gpu --num_processes 2 --num_machines 1 --main_process_port 29616 --cpu \
+  accelerate launch --multi_gpu --num_processes 2 --num_machines 1 --main_process_port 29616 \
     acc.py --accelerator '{"gradient_accumulation_steps": 4}' --plugin-steps 4 > console.log 2>&1; keep console.log; }
 s_ds_zero_bad_key() { job ds-zero-bad-key
   NP=2 tr4 --tee 3 ds.py --deepspeed_config ds_zero_bad_key.json > console.log 2>&1; keep console.log; }
 
 # ---------------------------------------------------------------- cut / unrelated
 s_cut_tee_console() { job cut-tee-console
-  # a healthy 4-rank --tee 3 run; the kept console.log is its first 40 lines (head -n 40)
-  tr4 --tee 3 ft.py --steps 40 > full-console.log 2>&1; head -n 40 full-console.log > console.log; keep console.log; }
+  # a healthy 4-rank --tee 3 run; the kept console.log is its first 60 lines (head -n 60)
+  tr4 --tee 3 ft.py --steps 200 --log-every 10 > full-console.log 2>&1; head -n 60 full-console.log > console.log; keep console.log; }
 s_unrelated_text() { job unrelated-text
   echo "meeting notes: move the weekly sync to Thursday 10:00, bring the Q3 budget draft" > notes.txt; keep notes.txt; }
+
+# ---------------------------------------------------------------- more HF
+s_tr_hf_compute_loss_signature() { job tr-hf-compute-loss-signature
+  # no --tee: the workers write straight to the console
+  HF_OLD_COMPUTE_LOSS=1 NP=2 tr4 hf.py > console.log 2>&1; keep console.log; }
+s_tr_hf_tokenizer_none() { job tr-hf-tokenizer-none
+  perrank 2 hf.py --rows 96 --none-text-at 37; keep launcher.log rank0.log rank1.log; }
+s_healthy_single_hf() { job healthy-single-hf
+  python hf.py > train.log 2>&1; keep train.log; }
+s_cut_single_tee_killed() { job cut-single-tee-killed
+  # python | tee train.log; the tee is killed after 4 s: the log stops mid-run, the trainer dies of SIGPIPE later
+  python ft.py --steps 400 --log-every 10 2>&1 | tee train.log > /dev/null & sleep 4; kill $(pgrep -n -x tee); wait; keep train.log; }
