@@ -105,3 +105,8 @@ s_healthy_single_hf() { job healthy-single-hf
 s_cut_single_tee_killed() { job cut-single-tee-killed
   # python | tee train.log; the tee is killed after 4 s: the log stops mid-run, the trainer dies of SIGPIPE later
   python ft.py --steps 400 --log-every 10 2>&1 | tee train.log > /dev/null & sleep 4; kill $(pgrep -n -x tee); wait; keep train.log; }
+s_single_truncated_checkpoint() { job single-truncated-checkpoint
+  # a checkpoint whose copy was cut short: the first 1500 bytes of a real torch.save file
+  python ft.py --steps 10 --save-step 10 > save.log 2>&1; head -c 1500 outputs/checkpoint-10/model.pt > model.pt.part
+  mv model.pt.part outputs/checkpoint-10/model.pt
+  python ft.py --resume-from outputs/checkpoint-10/model.pt > train.log 2>&1; keep train.log; }
