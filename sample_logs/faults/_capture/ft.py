@@ -178,7 +178,7 @@ def main():
                     logger.warning("attempt %d/5 to open %s failed: %s; retrying in 0.5 s", attempt, shard, e)
                     time.sleep(0.5)
         time.sleep(args.step_time)
-        out = model(x, fault_nan=here and args.fault == "anomaly_nan") if not distributed else model(x)
+        out = model(x, fault_nan=here and args.fault == "anomaly_nan")  # DDP passes the kwarg through
         loss = loss_fn(out, y)
         opt.zero_grad()
         loss.backward()

@@ -110,3 +110,6 @@ s_single_truncated_checkpoint() { job single-truncated-checkpoint
   python ft.py --steps 10 --save-step 10 > save.log 2>&1; head -c 1500 outputs/checkpoint-10/model.pt > model.pt.part
   mv model.pt.part outputs/checkpoint-10/model.pt
   python ft.py --resume-from outputs/checkpoint-10/model.pt > train.log 2>&1; keep train.log; }
+s_tr_anomaly_nan_rank2() { job tr-anomaly-nan-rank2
+  # set_detect_anomaly(True) on every rank; rank 2's forward makes NaN at step 9
+  NP=3 tr4 --tee 3 ft.py --fault anomaly_nan --fail-rank 2 --fail-step 9 > console.log 2>&1; keep console.log; }
