@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Root-cause categories: a closed vocabulary (DESIGN.md). Add one only with a reason here.
 CATEGORIES = (
@@ -60,7 +60,16 @@ class Evidence(BaseModel):
     text: str
 
 
+InitiatingKind = Literal["rank", "all_ranks", "external", "unknown"]
+
+
 class Initiating(BaseModel):
+    kind: InitiatingKind = Field(
+        default="unknown",
+        description="rank: one rank (or node) started it; all_ranks: every rank failed alike (a configuration, "
+                    "environment or version error); external: the job was stopped from outside (scheduler, "
+                    "signal, preemption); unknown: only echoes were found",
+    )
     rank: int | None = None
     node: str | None = None
     local_rank: int | None = None
@@ -78,6 +87,11 @@ class RootCause(BaseModel):
     verify: str | None = None
     evidence: Evidence | None = None
     rule_evidence: str | None = Field(default=None, description="observed / source / secondhand, with provenance")
+    basis: list[str] = Field(
+        default_factory=list,
+        description="what the category rests on: 'rule <id>', or the general classifier's entry and the "
+                    "exception type, errno, stack frame or phase it read; a disagreement between them is said here",
+    )
 
 
 class FirstDeviating(Evidence):
@@ -122,6 +136,9 @@ class Verdict(BaseModel):
     files: int
     events: int
     status: Literal["failed", "healthy", "inconclusive"]
+    status_reason: str | None = Field(
+        default=None, description="the evidence the status rests on (a failure, a completion line, or what is missing)"
+    )
     initiating: Initiating | None = None
     root_cause: RootCause | None = None
     first_deviating: FirstDeviating | None = None

@@ -18,6 +18,23 @@ PATTERNS = (
         ),
         examples=("2024-05-01 12:00:00,123 - INFO - __main__ - step 120 loss 2.345 lr 1e-4",),
     ),
+    # The run said it finished: positive evidence of a healthy end (a log that just
+    # stops is not). The Trainer's line is transformers/trainer.py's logger.info
+    # ("Training completed. Do not forget to share your model ..."); its final
+    # metrics dict carries 'train_runtime'.
+    Pattern(
+        "app.run_completed",
+        triggers=("Training completed", "Training finished", "training finished", "Training complete",
+                  "training complete", "'train_runtime'"),
+        regex=r"(?i)\btraining (?:completed|complete|finished)\b|'train_runtime'",
+        level="INFO",
+        examples=(
+            "11/30/2026 04:34:43 - INFO - train - Training completed. 30 steps in 2.0 s",
+            "Training completed. Do not forget to share your model on huggingface.co/models =)",
+            "{'train_runtime': 132.4, 'train_samples_per_second': 24.2, 'train_steps_per_second': 3.0, 'train_loss': 1.9, 'epoch': 3.0}",
+        ),
+        near_misses=("11/30/2026 04:34:43 - INFO - train - Training started",),
+    ),
     Pattern(
         "app.progress_bar",
         envelope=True,

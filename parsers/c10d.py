@@ -216,4 +216,19 @@ PATTERNS = (
         source=SOURCE,
         level="ERROR",
     ),
+    # Printed by ProcessGroup's destructor as the interpreter exits: the process got
+    # to its end (ProcessGroupNCCL.cpp, torch >= 2.4; real lines in public threads,
+    # e.g. NVIDIA/Megatron-LM and pytorch/pytorch issues quoting torch 2.4-2.7).
+    Pattern(
+        "c10d.exit_without_destroy",
+        triggers=("destroy_process_group() was not called before program exit",
+                  "has NOT been destroyed before it is being destructed"),
+        source=SOURCE,
+        level="WARNING",
+        examples=(
+            "[rank1]:[W326 09:37:44.752383442 ProcessGroupNCCL.cpp:1487] Warning: WARNING: destroy_process_group() "
+            "was not called before program exit, which can leak resources. For more info, please see "
+            "https://pytorch.org/docs/stable/distributed.html#shutdown (function operator())",
+        ),
+    ),
 )

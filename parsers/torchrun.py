@@ -73,6 +73,19 @@ PATTERNS = (
             "W0801 13:23:17.366000 32974 torch/distributed/elastic/multiprocessing/api.py:900] Sending process 33051 closing signal SIGTERM",
         ),
     ),
+    # torch/distributed/elastic/agent/server/api.py (torch 2.13): every worker of the
+    # agent's group exited 0.
+    Pattern(
+        "torchrun.worker_group_succeeded",
+        triggers=("worker group successfully finished",),
+        regex=r"\[(?P<role>[^\]]+)\] worker group successfully finished",
+        source="torchrun",
+        level="INFO",
+        examples=(
+            "INFO:torch.distributed.elastic.agent.server.api:[default] worker group successfully finished. "
+            "Waiting 300 seconds for other agents to finish.",
+        ),
+    ),
     Pattern(
         "torchrun.worker_failed",
         triggers=("failed (exitcode:",),

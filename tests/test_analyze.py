@@ -127,10 +127,14 @@ def test_silent_rank_behind_in_steps_though_it_logged_after_the_timeouts(tmp_pat
     assert (ev.file, ev.line_no) == ("rank3.log", 7) and "step 7 | rank 3" in ev.text
 
 
+DONE = "2024-05-01 12:00:06,000 - INFO - __main__ - Training completed. 5 steps in 5.0 s\n"
+
+
 def test_healthy_job_and_baseline(tmp_path):
-    files = {f"rank{r}.log": _steps(r, 1, 5) for r in range(2)}
+    files = {f"rank{r}.log": _steps(r, 1, 5) + (DONE if r == 0 else "") for r in range(2)}
     v = analyze(_job(tmp_path, files), rules_dirs=(_rules(tmp_path, BOOM, PEER),), builtin_rules=False, options=QUIET)
     assert v.status == "healthy" and v.initiating is None
+    assert "rank0.log:" in v.status_reason
     # a warning every rank prints deviates from nothing, unless a baseline never printed it
     warn = {f"rank{r}.log": _steps(r, 1, 5) + "2024-05-01 12:00:09,000 - WARNING - __main__ - disk almost full\n" for r in range(2)}
     job = _job(tmp_path / "w", warn)

@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from correlator.analysis import align, deviation, findings, hypotheses
+from correlator.analysis import align, deviation, findings, hypotheses, outcome
 from correlator.analysis.decide import decide
 from correlator.analysis.rulebook import LoadedRule, load_rules
 from correlator.ingest import IngestOptions
@@ -107,4 +107,5 @@ def _verdict(
     findings.find(con, rules, located)
     deviation.find_deviations(con, baseline_templates)
     hypotheses.create_inferences(con)
+    outcome.find_outcome(con)
     return decide(con, rules, baseline)

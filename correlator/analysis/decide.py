@@ -8,10 +8,11 @@ why the others lost, and the missing fact when the evidence is thin.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import duckdb
 
+from correlator.analysis.classifier import classify_failure
 from correlator.analysis.evidence import cite, epoch, one, rows
 from correlator.analysis.hypotheses import (
     SIMULTANEOUS_S,
@@ -23,6 +24,7 @@ from correlator.analysis.hypotheses import (
     why_not,
     with_message,
 )
+from correlator.analysis.outcome import phase_of
 from correlator.analysis.rulebook import LoadedRule
 from correlator.verdict import (
     ClockOffset,
@@ -82,6 +84,17 @@ def decide(
     first_dev = candidates[:1]
 
     hyps = hypotheses(con, root_rows, by_id, known_ranks, candidates)
+    failures = rows(con, "SELECT * FROM failure_evidence ORDER BY coalesce(ts_aligned, ts) NULLS LAST, file, line_no "
+                         "LIMIT 1")
+    if failures and not collateral_rows and not any(h.rule is not None or h.inference is None for h in hyps):
+        # an error the run did not survive, that no rule and no deviation placed
+        # (one pasted traceback, every rank failing alike out of view); with echoes
+        # about (peers timing out), the cross-rank inferences decide instead: an
+        # unplaced error among them is as likely an echo's own log line
+        hyps.append(failure_hypothesis(con, failures[0]))
+    for h in hyps:
+        if h.rule is None and h.inference is None and h.evidence is not None:
+            _classify(con, h)
 
     # Failed = a cause or an echo was found; errors every rank survived are not a failure.
     failing = bool(hyps or collateral_rows)
@@ -89,6 +102,7 @@ def decide(
         verdict.collateral = _collateral(collateral_rows, by_id, None)
         if first_dev:
             verdict.first_deviating = _first_deviating(con, first_dev[0])
+        _healthy_or_not(con, verdict)
         return verdict
 
     score(hyps, by_id, collateral_rows, len(known_ranks))
@@ -104,10 +118,11 @@ def decide(
     ]
     verdict.missing = _missing(con, known_ranks, hyps, collateral_rows)
     if not hyps:
-        verdict.status = "inconclusive"
+        verdict.status = "failed" if collateral_rows else "inconclusive"  # echoes prove a failure, not whose
         verdict.collateral = _collateral(collateral_rows, by_id, None)
         if first_dev:
             verdict.first_deviating = _first_deviating(con, first_dev[0])
+        _echoes_only(verdict, collateral_rows)
         return verdict
     top = hyps[0]
     confidence = top.score / total
@@ -116,13 +131,27 @@ def decide(
     all_ranks = top.rank is None and top.rule is not None and (
         top.n_ranks_same >= max(2, len(known_ranks)) or top.rule.rule.scope == "job"
     )
+    external = top.category == "killed_by_scheduler" or bool(
+        top.classification and top.classification.entry.external
+    )
+    if not all_ranks and not external and _deterministic_everywhere(con, top, hyps):
+        all_ranks = True
+        top.notes.append("a deterministic check raised before training: every rank runs it alike")
+    all_ranks = all_ranks or external  # stopped from outside: every rank alike, no rank to blame
+    kind = ("external" if external else "all_ranks" if all_ranks
+            else "rank" if top.rank is not None or top.node is not None else "unknown")
     local_rank, gpu = (None, None) if all_ranks else _device_of(con, top)
     verdict.initiating = Initiating(
-        rank=None if all_ranks else top.rank, node=None if all_ranks else top.node,
+        kind=kind, rank=None if all_ranks else top.rank, node=None if all_ranks else top.node,
         local_rank=local_rank, gpu=gpu, all_ranks=all_ranks, confidence=round(confidence, 3),
     )
     verdict.root_cause = _root_cause(top)
+    _second_opinion(con, top, verdict.root_cause)
     verdict.status = "failed" if confidence >= MIN_CONFIDENCE else "inconclusive"
+    verdict.status_reason = (
+        f"failure evidence at {top.evidence.file}:{top.evidence.line_no}" if top.evidence is not None
+        else "inferred from the other ranks' reports"
+    )
     init_rank = None if all_ranks else top.rank
     # Echoes: collateral findings, and the winner's peers repeating a root signature
     # after it (every rank raising "Loss is NaN" once rank 1's loss went inf).
@@ -215,17 +244,29 @@ def _evidence_as_first_deviating(con: duckdb.DuckDBPyConnection, top: Hyp, all_r
 
 def _root_cause(top: Hyp) -> RootCause:
     if top.rule is None:
+        c = top.classification
+        if c is not None:
+            exc = c.facts.exception_type
+            return RootCause(
+                rule_id=None, category=top.category,  # type: ignore[arg-type]
+                title=f"{exc or 'Failure'} ({c.category.replace('_', ' ')}): no rule names it",
+                explanation=f"{c.entry.why}. " + "; ".join(top.notes),
+                evidence=top.evidence,
+                basis=[f"classifier {c.entry.id}: {c.basis_text()}"],
+            )
         return RootCause(
             rule_id=None, category=top.category,  # type: ignore[arg-type]
             title="Unclassified failure" if top.category != "nccl_timeout_hang" else "Silent rank: its peers timed out waiting for it",
             explanation="; ".join(top.notes) or "no rule in the knowledge base matches this evidence",
             evidence=top.evidence,
+            basis=[f"inference {top.inference}"] if top.inference else ["no rule and no classifier entry placed it"],
         )
     r = top.rule.rule
     return RootCause(
         rule_id=r.id, category=r.category, title=r.title, explanation=r.root_cause, fix=r.fix,
         verify=r.verify, evidence=top.evidence,
         rule_evidence=f"{r.evidence.kind}: {r.evidence.provenance}",
+        basis=[f"rule {r.id}"],
     )
 
 
@@ -278,3 +319,89 @@ def _missing(
                    "to see each rank's last collective")
     return out
 
+
+
+def failure_hypothesis(con: duckdb.DuckDBPyConnection, row: dict) -> Hyp:
+    """A hypothesis from failure evidence nothing else placed."""
+    d = with_message(con, row)
+    return Hyp(rule=None, category="code_exception" if "Traceback" in d["message"] else "other",
+               rank=d["rank"], node=d["node"], ts=epoch(d["ts_aligned"]), evidence=cite(d), base=0.6,
+               notes=["an error its stream did not go on after"])
+
+
+def _classify(con: duckdb.DuckDBPyConnection, h: Hyp) -> None:
+    """The general classifier's category for a rule-less failure, with its basis."""
+    assert h.evidence is not None
+    phase = phase_of(con, h.evidence.ts, h.evidence.file, h.evidence.line_no)
+    c = classify_failure(h.evidence.text, phase)
+    if c is not None:
+        h.category = c.category
+        h.classification = c
+
+
+def _second_opinion(con: duckdb.DuckDBPyConnection, top: Hyp, rc: RootCause) -> None:
+    """Where a rule and the classifier disagree, the rule wins and the verdict says so."""
+    if top.rule is None or top.evidence is None:
+        return
+    c = classify_failure(top.evidence.text, phase_of(con, top.evidence.ts, top.evidence.file, top.evidence.line_no))
+    if c is not None and c.category != rc.category and c.entry.id != "python-exception":
+        rc.basis.append(f"the general classifier would say {c.category} ({c.entry.id}: {c.basis_text()}); "
+                        "the rule wins")
+
+
+def _deterministic_everywhere(con: duckdb.DuckDBPyConnection, top: Hyp, hyps: list[Hyp]) -> bool:
+    """A configuration, environment or version error raised before training is the
+    same on every rank (each runs the same check), unless another rank visibly did
+    something else: trained on, or failed differently."""
+    if top.category not in ("config_error", "version_mismatch") or top.evidence is None:
+        return False
+    if top.rule is not None and top.rule.rule.scope != "job" and top.n_ranks_same < 2 and top.classification is None:
+        return False  # a rule about one rank's own state (a short batch, a bad sample) is not everywhere
+    phase = phase_of(con, top.evidence.ts, top.evidence.file, top.evidence.line_no)
+    if phase == "during_training":
+        return False
+    others = {h.category for h in hyps[1:] if h.rank is not None and h.rank != top.rank and h.rule is not None}
+    if others - {top.category}:
+        return False
+    trained = con.execute(
+        "SELECT count(*) FROM stream_progress WHERE rank IS NOT NULL AND rank IS DISTINCT FROM ?", [top.rank]
+    ).fetchone()[0]
+    return not trained
+
+
+def _echoes_only(verdict: Verdict, collateral_rows: list[dict]) -> None:
+    """Only echoes (timeouts, closed connections, SIGTERMs): their category, culprit unknown."""
+    if not collateral_rows:
+        verdict.status_reason = "errors were found but none the run did not survive"
+        return
+    cat = Counter(r["category"] for r in collateral_rows).most_common(1)[0][0]
+    ranks = sorted({r["rank"] for r in collateral_rows if r["rank"] is not None})
+    verdict.root_cause = RootCause(
+        rule_id=None, category=cat, title="Culprit unknown: only echoes of the failure were found",
+        explanation=(f"{len(collateral_rows)} echo(es) of category {cat}"
+                     + (f" on rank(s) {ranges(ranks)}" if ranks else "")
+                     + ", but no line of the rank that caused them"),
+        evidence=cite(collateral_rows[0]),
+        basis=["echoes only: " + ", ".join(sorted({r['rule_id'] for r in collateral_rows}))],
+    )
+    verdict.initiating = Initiating(kind="unknown", all_ranks=False, confidence=0.0)
+    verdict.status_reason = "only echoes of a failure were found (the job failed; whose fault is unknown)"
+    verdict.missing.append("the culprit's log: every line found is a peer waiting on, or cut off from, "
+                           "another rank; collect every rank's output (and the launcher's)")
+
+
+def _healthy_or_not(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
+    """No failure: healthy only with evidence of a healthy end, else inconclusive."""
+    done = rows(con, "SELECT * FROM completion_evidence ORDER BY coalesce(ts_aligned, ts) DESC NULLS LAST, "
+                     "file, line_no DESC LIMIT 1")
+    if done:
+        verdict.status = "healthy"
+        verdict.status_reason = f"the run reports a healthy end at {done[0]['file']}:{done[0]['line_no']}"
+        return
+    verdict.status = "inconclusive"
+    step = con.execute("SELECT max(TRY_CAST(attrs['step'] AS BIGINT)) FROM events "
+                       "WHERE kind = 'app.step_metrics'").fetchone()[0]
+    where = f"at step {step}" if step is not None else ("mid-run" if verdict.events else "with no events at all")
+    verdict.status_reason = f"no failure and no completion: the logs end {where} with no exit status"
+    verdict.missing.append(f"the logs end {where} with neither a failure nor a completion line or exit status: "
+                           "collect the scheduler's record of the job (its exit code) or the rest of the log")

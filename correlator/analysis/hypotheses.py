@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import duckdb
 
+from correlator.analysis.classifier import Classification
 from correlator.analysis.evidence import cite, epoch, one, rows, sql_file
 from correlator.analysis.rulebook import LoadedRule
 from correlator.verdict import Evidence
@@ -47,6 +48,8 @@ class Hyp:
     corroborated: bool = False  # node-level evidence whose rank another hypothesis named
     notes: list[str] = field(default_factory=list)
     score: float = 0.0
+    inference: str | None = None  # the cross-rank inference that proposed it (inferences.sql)
+    classification: Classification | None = None  # the general classifier's reading of a rule-less failure
 
 
 def hypotheses(
@@ -130,7 +133,7 @@ def _inferred_hypotheses(con: duckdb.DuckDBPyConnection) -> list[Hyp]:
         out.append(Hyp(
             rule=None, category=r["category"], rank=r["rank"], node=r["node"], ts=epoch(r["ts_aligned"]),
             evidence=cite(r) if r["file"] else None, base=r["base"],
-            notes=[f"{r['inference']}: {r['note']}"],
+            notes=[f"{r['inference']}: {r['note']}"], inference=r["inference"],
         ))
     return out
 

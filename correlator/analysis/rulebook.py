@@ -153,8 +153,8 @@ def builtin_dir() -> Path:
 def _docs_in(path: Path) -> list[dict[str, Any]]:
     # the C loader is several times faster than the pure-Python one
     data = yaml.load(path.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    if data is None:
-        return []
+    if data is None or (isinstance(data, dict) and "classifier" in data):
+        return []  # empty, or the general classifier's entries (correlator.analysis.classifier)
     if isinstance(data, dict) and "rules" in data and isinstance(data["rules"], list):
         return data["rules"]
     if isinstance(data, dict):

@@ -1,0 +1,42 @@
+"""Step 3b: how the run ended -> ``failure_evidence``, ``completion_evidence``.
+
+A status is a claim on evidence: "failed" needs a failure the logs report
+(``failure_evidence``: an error its stream did not train on after), "healthy"
+needs a healthy end (``completion_evidence``: a completion line, a clean exit).
+Both are counted per stream, so they do not depend on how many ranks are
+visible: one pasted traceback is a failure with one rank as with sixty-four.
+``phase_of`` says whether an event came before the job's first training step.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import duckdb
+
+from correlator.analysis.classifier import Phase
+from correlator.analysis.evidence import sql_file
+
+
+def find_outcome(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute(sql_file("outcome.sql"))
+
+
+def phase_of(con: duckdb.DuckDBPyConnection, ts: datetime | None, file: str | None, line_no: int | None) -> Phase | None:
+    """``before_training`` when no training progress precedes the event (in time, or
+    in its file when it has no stamp), ``during_training`` when some does, None when
+    the logs show no training progress at all."""
+    first = con.execute("SELECT min(first) FROM last_progress").fetchone()[0]
+    any_progress = con.execute("SELECT count(*) FROM stream_progress").fetchone()[0]
+    if first is None and not any_progress:
+        return None
+    if ts is not None and first is not None:
+        return "before_training" if ts < first else "during_training"
+    if file is not None and line_no is not None:
+        earlier = con.execute(
+            "SELECT count(*) FROM events WHERE file = ? AND line_no < ? AND kind IN "
+            "('app.step_metrics', 'app.progress_bar', 'transformers.trainer_log')",
+            [file, line_no],
+        ).fetchone()[0]
+        return "during_training" if earlier else "before_training"
+    return None
