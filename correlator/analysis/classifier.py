@@ -210,3 +210,19 @@ def classify_failure(text: str, phase: Phase | None, entries: list[ClassEntry] |
         if entry.matches(facts, phase):
             return Classification(entry, facts, phase)
     return None
+
+
+def check_classifier(dirs: tuple[Path, ...] = (), *, builtin: bool = True) -> list:
+    """Each entry's examples are placed by it (in the order entries are tried), and
+    none of its near misses is; as ``rulebook.ExampleResult`` rows."""
+    from correlator.analysis.rulebook import ExampleResult
+
+    entries = load_classifier(dirs, builtin=builtin)
+    where = Path("general/classifier.yaml")
+    out = []
+    for e in entries:
+        for expected, texts in ((True, e.examples), (False, e.near_misses)):
+            for text in texts:
+                c = classify_failure(text, e.phase or "during_training", entries)
+                out.append(ExampleResult(f"classifier/{e.id}", where, text, expected, c is not None and c.entry.id == e.id))
+    return out

@@ -138,8 +138,11 @@ def decide(
         all_ranks = True
         top.notes.append("a deterministic check raised before training: every rank runs it alike")
     all_ranks = all_ranks or external  # stopped from outside: every rank alike, no rank to blame
+    # one process's own failure is kind "rank" even where its rank number is not printed
+    # (a lone pasted traceback); "unknown" is left for inferences that name nobody
     kind = ("external" if external else "all_ranks" if all_ranks
-            else "rank" if top.rank is not None or top.node is not None else "unknown")
+            else "rank" if top.rank is not None or top.node is not None
+            or (top.evidence is not None and top.inference is None) else "unknown")
     local_rank, gpu = (None, None) if all_ranks else _device_of(con, top)
     verdict.initiating = Initiating(
         kind=kind, rank=None if all_ranks else top.rank, node=None if all_ranks else top.node,

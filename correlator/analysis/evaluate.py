@@ -1,7 +1,15 @@
 """``correlator eval``: run analyze on every scenario and compare with its truth.json.
 
+A scenario is any directory under ROOT holding a ``truth.json`` (at any depth; a
+scenario's own subdirectories are not searched). Accuracy is given per field,
+overall and per folder of the corpus (the scenario's parent, relative to ROOT:
+``.`` for the top level), because a corpus grown beside the engine flatters it
+and the folders of logs it has never seen say how it really does.
+
 A field is only scored where the truth states it (a null ``first_deviating.contains``
-means "the initiator printed nothing": not scored for the substring).
+means "the initiator printed nothing": not scored for the substring). ``status`` is
+scored on every scenario; ``kind`` (rank | all_ranks | external | unknown) where the
+truth's ``initiating`` gives it.
 """
 
 from __future__ import annotations
@@ -14,7 +22,7 @@ from correlator.analysis.analyze import analyze
 from correlator.ingest import IngestOptions
 from correlator.verdict import Verdict
 
-FIELDS = ("status", "rank", "node", "all_ranks", "category", "rule_id", "first_deviating", "collateral")
+FIELDS = ("status", "kind", "rank", "node", "all_ranks", "category", "rule_id", "first_deviating", "collateral")
 
 
 @dataclass
@@ -29,12 +37,17 @@ class ScenarioResult:
     name: str
     fields: dict[str, FieldResult] = field(default_factory=dict)
     error: str | None = None
+    folder: str = "."
 
 
 def scenarios(root: Path) -> list[Path]:
+    """Every directory under ``root`` with a truth.json, not looking inside a scenario."""
     if (root / "truth.json").is_file():
         return [root]
-    return sorted(p.parent for p in root.glob("*/truth.json"))
+    found: list[Path] = []
+    for sub in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))):
+        found.extend(scenarios(sub))
+    return found
 
 
 def score(truth: dict, v: Verdict) -> dict[str, FieldResult]:
@@ -44,6 +57,9 @@ def score(truth: dict, v: Verdict) -> dict[str, FieldResult]:
         return out
     ti = truth.get("initiating") or {}
     vi = v.initiating
+    if ti.get("kind"):
+        got = vi.kind if vi else None
+        out["kind"] = FieldResult(ti["kind"], got, got == ti["kind"])
     all_ranks = bool(ti.get("all_ranks"))
     got_all = bool(vi and vi.all_ranks)
     out["all_ranks"] = FieldResult(all_ranks, got_all, all_ranks == got_all)
@@ -77,7 +93,8 @@ def score(truth: dict, v: Verdict) -> dict[str, FieldResult]:
 def evaluate(root: Path, options: IngestOptions | None = None) -> list[ScenarioResult]:
     results = []
     for d in scenarios(root):
-        res = ScenarioResult(d.name)
+        rel = d.relative_to(root) if d != root else Path(d.name)
+        res = ScenarioResult(d.name, folder=str(rel.parent))
         try:
             truth = json.loads((d / "truth.json").read_text())
             verdict = analyze(str(d), options=options or IngestOptions(echo_problems=False))
@@ -98,6 +115,13 @@ def accuracy(results: list[ScenarioResult]) -> dict[str, tuple[int, int]]:
     return acc
 
 
+def by_folder(results: list[ScenarioResult]) -> dict[str, list[ScenarioResult]]:
+    groups: dict[str, list[ScenarioResult]] = {}
+    for r in results:
+        groups.setdefault(r.folder, []).append(r)
+    return groups
+
+
 def render_table(results: list[ScenarioResult]) -> str:
     lines = []
     name_w = max([len(r.name) for r in results] + [8])
@@ -116,6 +140,12 @@ def render_table(results: list[ScenarioResult]) -> str:
             if fr is not None and not fr.ok:
                 lines.append(f"{'':{name_w}s}    {f}: expected {fr.expected!r}, got {fr.got!r}")
     lines.append("")
+    groups = by_folder(results)
+    if len(groups) > 1:
+        for folder, rs in groups.items():
+            lines.append(f"[{folder}] {len(rs)} scenarios: " + ", ".join(
+                f"{f} {ok}/{n}" for f, (ok, n) in accuracy(rs).items() if n))
+        lines.append("")
     for f, (ok, n) in accuracy(results).items():
         lines.append(f"{f:16s} {ok}/{n} = {ok / n:.0%}" if n else f"{f:16s} -")
     return "\n".join(lines) + "\n"

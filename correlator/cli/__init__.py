@@ -228,8 +228,9 @@ def analyze_cmd(
 @main.command(name="eval")
 @click.argument("root", type=click.Path(exists=True, file_okay=False))
 @click.option(
-    "--min", "minimums", multiple=True, metavar="FIELD=FRACTION",
-    help="Fail (exit 1) when a field's accuracy is below FRACTION, e.g. --min rank=1.0 (repeatable).",
+    "--min", "minimums", multiple=True, metavar="[FOLDER:]FIELD=FRACTION",
+    help="Fail (exit 1) when a field's accuracy is below FRACTION, e.g. --min rank=1.0, over every "
+         "scenario, or over one folder's: --min public:status=0.6 ('.' is ROOT's own level; repeatable).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
 def eval_cmd(root: str, minimums: tuple[str, ...], as_json: bool) -> None:
@@ -237,20 +238,26 @@ def eval_cmd(root: str, minimums: tuple[str, ...], as_json: bool) -> None:
 
     \b
     Example:
-      correlator eval sample_logs/ --min rank=1.0 --min category=0.9
+      correlator eval sample_logs/ --min .:rank=1.0 --min public:category=0.4
     """
     import json
 
-    from correlator.analysis.evaluate import FIELDS, accuracy, evaluate, render_table
+    from correlator.analysis.evaluate import FIELDS, accuracy, by_folder, evaluate, render_table
 
-    wanted: dict[str, float] = {}
+    wanted: dict[tuple[str | None, str], float] = {}
     for m in minimums:
-        name, _, frac = m.partition("=")
-        if name not in FIELDS or not frac:
-            raise click.UsageError(f"--min {m!r}: use FIELD=FRACTION with FIELD one of {', '.join(FIELDS)}")
-        wanted[name] = float(frac)
+        spec, _, frac = m.partition("=")
+        folder, _, name = spec.rpartition(":")
+        try:
+            value = float(frac)
+        except ValueError:
+            value = -1.0
+        if name not in FIELDS or not 0.0 <= value <= 1.0:
+            raise click.UsageError(f"--min {m!r}: use [FOLDER:]FIELD=FRACTION with FIELD one of {', '.join(FIELDS)}")
+        wanted[(folder or None, name)] = value
     results = evaluate(Path(root))
     acc = accuracy(results)
+    folders = {k: accuracy(v) for k, v in by_folder(results).items()}
     if as_json:
         click.echo(json.dumps({
             "scenarios": [
@@ -258,11 +265,18 @@ def eval_cmd(root: str, minimums: tuple[str, ...], as_json: bool) -> None:
                  "fields": {k: {"expected": v.expected, "got": v.got, "ok": v.ok} for k, v in r.fields.items()}}
                 for r in results],
             "accuracy": {k: (ok / n if n else None) for k, (ok, n) in acc.items()},
+            "by_folder": {folder: {k: (ok / n if n else None) for k, (ok, n) in a.items()}
+                          for folder, a in folders.items()},
         }, indent=2, default=str))
     else:
         click.echo(render_table(results), nl=False)
-    below = [f"{f} {acc[f][0]}/{acc[f][1]} < {w:.0%}" for f, w in wanted.items()
-             if f in acc and acc[f][1] and acc[f][0] / acc[f][1] < w]
+    below = []
+    for (folder, f), w in wanted.items():
+        a = acc if folder is None else folders.get(folder)
+        if a is None:
+            raise click.UsageError(f"--min {folder}:{f}: no scenarios in folder {folder!r} (have: {', '.join(folders)})")
+        if f in a and a[f][1] and a[f][0] / a[f][1] < w:
+            below.append(f"{(folder + ':') if folder else ''}{f} {a[f][0]}/{a[f][1]} < {w:.0%}")
     if below:
         click.echo("below threshold: " + "; ".join(below), err=True)
         sys.exit(1)
@@ -358,16 +372,18 @@ def rules_test(rules_dirs: tuple[str, ...], no_builtin: bool) -> None:
     Example:
       correlator rules test --rules my-rules/
     """
+    from correlator.analysis.classifier import check_classifier
     from correlator.analysis.rulebook import check_examples
 
     results = check_examples(_load(rules_dirs, builtin=not no_builtin))
+    results += check_classifier(tuple(Path(d) for d in rules_dirs), builtin=not no_builtin)
     failed = [r for r in results if not r.ok]
     for r in failed:
         what = "example does not match" if r.expected else "near miss matches"
         first = r.text.splitlines()[0][:100] if r.text else ""
         click.echo(f"FAIL {r.rule_id} ({r.path}): {what}: {first!r}")
     rules = len({r.rule_id for r in results})
-    click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed ({rules} rules)")
+    click.echo(f"{len(results) - len(failed)} passed, {len(failed)} failed ({rules} rules and classifier entries)")
     if failed:
         sys.exit(1)
 
