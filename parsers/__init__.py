@@ -13,13 +13,14 @@ from parsers import (
     kernel,
     nccl,
     nvidia_smi,
+    process,
     python,
     slurm,
     torchrun,
 )
 from parsers.base import LEVEL_WORDS, Pattern
 
-MODULES = (nccl, c10d, torchrun, deepspeed, accelerate, kernel, nvidia_smi, collect_env, slurm, python, app)
+MODULES = (nccl, c10d, torchrun, deepspeed, accelerate, kernel, nvidia_smi, collect_env, slurm, python, app, process)
 PATTERNS: tuple[Pattern, ...] = tuple(p for m in MODULES for p in m.PATTERNS)
 
 __all__ = ["LEVEL_WORDS", "MODULES", "PATTERNS", "Pattern"]

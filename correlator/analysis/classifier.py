@@ -103,6 +103,7 @@ class ClassEntry(BaseModel):
     raised_in: str | None = None
     phase: Phase | None = None
     external: bool = False  # the process was stopped from outside (a signal), not by its own fault
+    echo: bool = False  # a wait that ran out or a peer that vanished: the culprit is elsewhere
     examples: list[str] = Field(default_factory=list)
     near_misses: list[str] = Field(default_factory=list)
 

@@ -142,7 +142,8 @@ def decide(
     # (a lone pasted traceback); "unknown" is left for inferences that name nobody
     kind = ("external" if external else "all_ranks" if all_ranks
             else "rank" if top.rank is not None or top.node is not None
-            or (top.evidence is not None and top.inference is None) else "unknown")
+            or (top.evidence is not None and top.inference is None
+                and not (top.classification and top.classification.entry.echo)) else "unknown")
     local_rank, gpu = (None, None) if all_ranks else _device_of(con, top)
     verdict.initiating = Initiating(
         kind=kind, rank=None if all_ranks else top.rank, node=None if all_ranks else top.node,
@@ -167,7 +168,7 @@ def decide(
     chosen = _pick_first_deviating(candidates, top, init_rank, all_ranks)
     if chosen is not None:
         verdict.first_deviating = _first_deviating(con, chosen)
-    elif top.evidence is not None and top.rule is not None:
+    elif top.evidence is not None and (top.rule is not None or top.inference is None):
         verdict.first_deviating = _evidence_as_first_deviating(con, top, all_ranks)
     return verdict
 

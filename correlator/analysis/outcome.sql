@@ -22,7 +22,7 @@ FROM events e
 LEFT JOIN event_role r ON r.file = e.file AND r.line_no = e.line_no
 LEFT JOIN stream_progress s ON s.file = e.file AND s.rank IS NOT DISTINCT FROM e.rank
 LEFT JOIN last_progress p ON p.rank = e.rank
-WHERE e.level IN ('ERROR', 'CRITICAL')
+WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'process.nonzero_exit'))
   AND NOT coalesce(r.benign, false)
   AND coalesce(r.role, '') NOT IN ('context', 'collateral')
   AND NOT coalesce(s.last_line > coalesce(e.line_end, e.line_no), false)

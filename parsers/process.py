@@ -1,0 +1,42 @@
+"""How any program's end is printed: fatal signals and non-zero exit codes.
+
+Launchers, shells and runtimes each say it their own way; the more specific
+modules (torchrun's failure table, Slurm's task exits, DeepSpeed's launcher)
+come first in the registry and name these lines when they can. What is left
+(a pasted "signal 9 (SIGKILL) received by PID 36071", a shell's "Segmentation
+fault (core dumped)", a helper process "exited with code 1") is still failure
+evidence, whoever printed it. They set no level: often a launcher's summary of
+a failure printed better elsewhere, they are no deviation of their own, and the
+analysis counts them as failure evidence only where nothing else is
+(``correlator/analysis/outcome.sql``).
+"""
+
+from parsers.base import Pattern
+
+SOURCE = "app"
+
+PATTERNS = (
+    Pattern(
+        "process.fatal_signal",
+        triggers=("SIGKILL", "SIGSEGV", "SIGBUS", "SIGABRT", "SIGFPE", "SIGILL", "Segmentation fault",
+                  "Bus error", "core dumped"),
+        regex=r"(?P<signal_name>SIG(?:KILL|SEGV|BUS|ABRT|FPE|ILL))\b|(?P<signal_text>Segmentation fault|Bus error|core dumped)",
+        examples=(
+            "traceback : signal 9 (SIGKILL) received by PID 36071",
+            "Segmentation fault (core dumped)",
+            "Caught signal 7 (Bus error: nonexistent physical address)",
+        ),
+        near_misses=("Sending process 4242 closing signal SIGTERM",),
+    ),
+    Pattern(
+        "process.nonzero_exit",
+        triggers=("exited with code", "exit code", "exit status", "non-zero exit status"),
+        regex=(r"(?i)(?:exited with (?:exit )?code|exit (?:code|status)|returned non-zero exit status)"
+               r"[ :=]*(?P<exitcode>-?[1-9]\d*)"),
+        examples=(
+            "0: INFO    24-11-02 11:27:15.349457 - 0:01:15 - Async data process 3544 exited with code 1",
+            "subprocess.CalledProcessError: Command '['python', 'train.py']' returned non-zero exit status 1.",
+        ),
+        near_misses=("Process 3544 exited with code 0", "Job finished with exit code 0"),
+    ),
+)
