@@ -78,7 +78,8 @@ def decide(
            WHERE f.role = 'root' ORDER BY coalesce(f.ts_aligned, f.ts_bound) NULLS LAST, f.file, f.line_no""",
     )
     collateral_rows = rows(
-        con, "SELECT * FROM findings WHERE role = 'collateral' ORDER BY ts_aligned NULLS LAST, file, line_no"
+        con, "SELECT * FROM findings f WHERE role = 'collateral' AND NOT EXISTS (SELECT 1 FROM survived_findings s "
+             "WHERE s.file = f.file AND s.line_no = f.line_no) ORDER BY ts_aligned NULLS LAST, file, line_no"
     )
     candidates = rows(con, "SELECT * FROM first_deviating_candidates ORDER BY sort_key LIMIT 5000")
     first_dev = candidates[:1]

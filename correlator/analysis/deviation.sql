@@ -87,24 +87,36 @@ SELECT b.rank, max(b.last - coalesce(o.shift, INTERVAL 0 SECOND)) AS t,
 FROM step_bounds b LEFT JOIN clock_offsets o ON o.node = b.node
 GROUP BY b.rank;
 
+-- Training progress per stream (file and rank): its last line and time. An
+-- error its own stream trained on after (in line order: pastes have no stamps,
+-- and a retried read takes less than a second) did not stop the run. Progress
+-- bars do not count: tqdm redraws its bar as the exception unwinds.
+CREATE OR REPLACE TEMP TABLE stream_progress AS
+SELECT file, rank, max(line_no) AS last_line, max(ts_aligned) AS last_ts
+FROM events
+WHERE kind IN ('app.step_metrics', 'app.run_completed', 'transformers.trainer_log')
+GROUP BY file, rank;
+
 -- Candidates for the first deviating line, in the order they are preferred:
 -- the earliest second first; within a second, root-cause signatures before
 -- unexplained errors before echoes; then the rarest template. A line without a
 -- wall-clock stamp sorts at its upper bound, ahead of lines stamped at that time.
 CREATE OR REPLACE TEMP TABLE first_deviating_candidates AS
 SELECT d.*,
-       coalesce(p.t > d.ts_aligned + INTERVAL 5 SECOND, false) AS survived,
-       row_number() OVER (ORDER BY date_trunc('second', coalesce(ts_aligned, ts_bound)) NULLS LAST,
+       coalesce(p.t > d.ts_aligned + INTERVAL 5 SECOND, false)
+         OR coalesce(sp.last_line > coalesce(d.line_end, d.line_no), false) AS survived,
+       row_number() OVER (ORDER BY date_trunc('second', coalesce(d.ts_aligned, ts_bound)) NULLS LAST,
                                    CASE rule_role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 WHEN 'context' THEN 3 ELSE 1 END,
                                    n_ranks,
                                    -- a whole-second stamp means "some time in that second"
-                                   coalesce(ts_aligned, ts_bound)
-                                     + CASE WHEN epoch_us(coalesce(ts_aligned, ts_bound)) % 1000000 = 0
+                                   coalesce(d.ts_aligned, ts_bound)
+                                     + CASE WHEN epoch_us(coalesce(d.ts_aligned, ts_bound)) % 1000000 = 0
                                             THEN INTERVAL 999 MILLISECOND ELSE INTERVAL 0 SECOND END,
-                                   ts_aligned IS NOT NULL,
-                                   file, line_no) AS sort_key
+                                   d.ts_aligned IS NOT NULL,
+                                   d.file, d.line_no) AS sort_key
 FROM deviating d
 LEFT JOIN last_progress p ON p.rank = d.subject_rank
+LEFT JOIN stream_progress sp ON sp.file = d.file AND sp.rank IS NOT DISTINCT FROM d.rank
 WHERE NOT benign
   AND (level IN ('WARNING', 'ERROR', 'CRITICAL') OR rule_role = 'root')
   AND coalesce(rule_role, '') <> 'context';

@@ -1,20 +1,21 @@
 -- Outcome: what the logs say of how the run ended, whatever the number of ranks.
--- Inputs: view events, tables event_role (deviation.sql) and last_progress.
+-- Inputs: view events, tables event_role, stream_progress and last_progress (deviation.sql).
 -- A failure and a healthy end are both claims that need evidence; a log that
 -- just stops has neither (the verdict is then "inconclusive").
 
--- Training progress per stream (file and rank): its last line and time.
-CREATE OR REPLACE TEMP TABLE stream_progress AS
-SELECT file, rank, max(line_no) AS last_line, max(ts_aligned) AS last_ts
-FROM events
-WHERE kind IN ('app.step_metrics', 'app.progress_bar', 'app.run_completed', 'transformers.trainer_log')
-GROUP BY file, rank;
+-- Where the run said it finished as a whole, per file: a failure above it in the
+-- same file was recovered from (an elastic restart's next attempt completed).
+CREATE OR REPLACE TEMP TABLE job_completion AS
+SELECT file, max(line_no) AS last_line, max(ts_aligned) AS last_ts
+FROM events WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded')
+GROUP BY file;
 
 -- Failure evidence: an ERROR or CRITICAL event (a traceback, a fatal signal, a
 -- launcher's non-zero exit, a runtime's FATAL) that no rule calls context,
 -- benign or an echo (`collateral`: a peer timing out is evidence that something
 -- failed, not of what), and that its stream did not train on after (a retried
--- read, a caught and logged exception did not end the run).
+-- read, a caught and logged exception did not end the run) nor its file say the
+-- run completed after.
 CREATE OR REPLACE TEMP TABLE failure_evidence AS
 SELECT e.file, e.line_no, e.line_end, e.rank, e.node, e.kind, e.level, e.ts, e.ts_aligned, e.ts_estimated,
        e.template, e.shape, r.role AS rule_role, r.rule_id
@@ -22,11 +23,21 @@ FROM events e
 LEFT JOIN event_role r ON r.file = e.file AND r.line_no = e.line_no
 LEFT JOIN stream_progress s ON s.file = e.file AND s.rank IS NOT DISTINCT FROM e.rank
 LEFT JOIN last_progress p ON p.rank = e.rank
+LEFT JOIN job_completion c ON c.file = e.file
 WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'process.nonzero_exit'))
   AND NOT coalesce(r.benign, false)
   AND coalesce(r.role, '') NOT IN ('context', 'collateral')
   AND NOT coalesce(s.last_line > coalesce(e.line_end, e.line_no), false)
-  AND NOT coalesce(p.t > e.ts_aligned + INTERVAL 5 SECOND, false);
+  AND NOT coalesce(p.t > e.ts_aligned + INTERVAL 5 SECOND, false)
+  AND NOT coalesce(c.last_line > coalesce(e.line_end, e.line_no), false);
+
+-- Echoes a stream trained on after (a retried connection that then worked) are
+-- no echo of a failure.
+CREATE OR REPLACE TEMP TABLE survived_findings AS
+SELECT DISTINCT f.file, f.line_no
+FROM findings f
+JOIN stream_progress s ON s.file = f.file AND s.rank IS NOT DISTINCT FROM f.printed_by
+WHERE f.role = 'collateral' AND s.last_line > coalesce(f.line_end, f.line_no);
 
 -- Evidence of a healthy end: the run said it finished, its launcher saw every
 -- worker exit 0, or the process group was torn down at the interpreter's exit.
