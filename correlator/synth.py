@@ -1,6 +1,6 @@
 """Deterministic synthetic logs of a crashed multi-rank PyTorch job, of any size.
 
-Line shapes are copied from ``/work/shared/formats`` (NCCL 2.18 INFO/WARN, c10d
+Line shapes are copied from ``docs/formats`` (NCCL 2.18 INFO/WARN, c10d
 ``[rankN]:[E501 12:44:12.715298746 ProcessGroupNCCL.cpp:616]`` watchdog lines,
 torchrun >= 2.4 glog-like agent lines and ChildFailedError table, CUDA OOM text,
 NVRM Xid kernel lines, the nvidia-smi 535 table). The bulk is healthy training

@@ -1,4 +1,4 @@
-"""Hugging Face accelerate and Trainer (transformers): ../shared/formats/05-accelerate-hf.md."""
+"""Hugging Face accelerate and Trainer (transformers): docs/formats/accelerate-hf.md."""
 
 from parsers.base import Pattern
 

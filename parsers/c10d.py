@@ -1,4 +1,4 @@
-"""PyTorch distributed (c10d): ProcessGroupNCCL/Gloo, watchdog, TCPStore; ../shared/formats/02-pytorch-c10d.md.
+"""PyTorch distributed (c10d): ProcessGroupNCCL/Gloo, watchdog, TCPStore; docs/formats/pytorch-c10d.md.
 
 ``[Rank N]`` / ``[PG ... Rank N]`` inside these messages is the rank *within the
 process group*, so it is kept as ``pg_rank`` and never fills the global rank.

@@ -1,4 +1,4 @@
-"""``python -m torch.utils.collect_env``: ../shared/formats/07-collect-env.md.
+"""``python -m torch.utils.collect_env``: docs/formats/collect-env.md.
 
 The whole report is one event; every ``Label: value`` line becomes an attr with a
 snake_case key (``pytorch_version``, ``cuda_used_to_build_pytorch``, ...), and

@@ -1,4 +1,4 @@
-"""DeepSpeed logger, launcher and config checks: ../shared/formats/04-deepspeed.md."""
+"""DeepSpeed logger, launcher and config checks: docs/formats/deepspeed.md."""
 
 from parsers.base import Pattern
 

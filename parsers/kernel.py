@@ -1,6 +1,6 @@
 """Kernel log (dmesg, kern.log, journalctl): NVRM Xid lines, GPU off the bus, OOM killer.
 
-Formats and the Xid catalogue: ../shared/formats/06-nvidia-smi-xid.md §5-6.
+Formats and the Xid catalogue: docs/formats/nvidia-smi-xid.md §5-6.
 """
 
 from parsers.base import Pattern

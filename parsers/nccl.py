@@ -1,4 +1,4 @@
-"""NCCL debug output (``NCCL_DEBUG=INFO|WARN``): see ../shared/formats/01-nccl.md.
+"""NCCL debug output (``NCCL_DEBUG=INFO|WARN``): see docs/formats/nccl.md.
 
 The ``host:pid:tid [dev]`` header is parsed for every NCCL line; ``[dev]`` is the
 CUDA device of the calling thread, not a rank. Ranks appear only inside init

@@ -1,6 +1,6 @@
 """nvidia-smi snapshots: default table, ``-q``, ``--query-gpu`` CSV, ``dmon``.
 
-Formats: ../shared/formats/06-nvidia-smi-xid.md §1-4. Tables and ``-q`` dumps
+Formats: docs/formats/nvidia-smi-xid.md §1-4. Tables and ``-q`` dumps
 are folded into one event each; the block parsers below turn them into attrs.
 """
 

@@ -1,4 +1,4 @@
-"""Slurm (srun, slurmstepd) and MPI launcher lines: ../shared/formats/08-wrappers.md §1, §3.
+"""Slurm (srun, slurmstepd) and MPI launcher lines: docs/formats/wrappers.md §1, §3.
 
 ``task N`` is the Slurm task id, a rank only when Slurm starts one task per rank.
 """

@@ -1,4 +1,4 @@
-"""torchrun / torch.distributed.elastic agent: ../shared/formats/03-torchrun-elastic.md.
+"""torchrun / torch.distributed.elastic agent: docs/formats/torchrun-elastic.md.
 
 The agent prints on behalf of its children: ``local_rank`` and ``pid`` in these
 lines describe the *failed child*, so they stay in attrs (``failed_local_rank``,

@@ -147,7 +147,7 @@ def test_healthy_job_and_baseline(tmp_path):
 
 
 def _nccl_init(rank: int, nranks: int, dev: int, bus: str, pid: int = 4000) -> str:
-    # verbatim NCCL 2.18 init line shape (../shared/formats/01-nccl.md)
+    # verbatim NCCL 2.18 init line shape (docs/formats/nccl.md)
     return (f"node-0:{pid + rank}:{pid + rank + 50} [{dev}] NCCL INFO comm 0x55d4c0a1e2f0 rank {rank} "
             f"nranks {nranks} cudaDev {dev} nvmlDev {dev} busId {bus} commId 0x7a3b1c2d4e5f6a7b - Init COMPLETE\n")
 

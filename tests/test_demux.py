@@ -1,4 +1,4 @@
-"""Wrapper prefixes (../shared/formats/08-wrappers.md, 03-torchrun-elastic.md §3)."""
+"""Wrapper prefixes (docs/formats/wrappers.md, docs/formats/torchrun-elastic.md §3)."""
 
 import polars as pl
 from hypothesis import given, settings

@@ -16,7 +16,7 @@ from correlator.ingest.hex_shapes import _hex_shape, hex_shape_safe, hex_shapes,
 from correlator.timeline.shapes import ShapeMemo, digit_shapes, shape_of
 from parsers import PATTERNS
 
-# verbatim shape of NCCL's init line (../shared/formats/nccl.md): host:pid:tid [dev] NCCL INFO comm ...
+# verbatim shape of NCCL's init line (docs/formats/nccl.md): host:pid:tid [dev] NCCL INFO comm ...
 _COMM = ("gpu-node-00:44249:44336 [3] NCCL INFO comm 0x55d26ea5f0c0 rank 3 nranks 64 cudaDev 3 nvmlDev 3 "
          "busId 5d000 commId 0xdf5a60eccdeb112f - Init START")
 

@@ -1,4 +1,4 @@
-"""Parser declarations against verbatim real lines (provenance per line in ../shared/formats/)."""
+"""Parser declarations against verbatim real lines (provenance per line in docs/formats/)."""
 
 import polars as pl
 import pytest

@@ -13,7 +13,8 @@ from correlator.analysis.rulebook import RuleError, check_examples, load_rules, 
 from correlator.cli import main
 from correlator.timeline.shapes import SHAPE_SQL
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+# an entry in the failure encyclopedia's JSON shape, written for these tests
+ENCYCLOPEDIA_ENTRY = Path(__file__).resolve().parent / "data" / "encyclopedia_entry.json"
 
 BASE = {
     "id": "x-root",
@@ -96,18 +97,22 @@ def test_builtin_rules_load_and_their_examples_pass():
     assert failed == []
 
 
-def test_import_seed_encyclopedia_entry(tmp_path):
-    seed = SEEDS / "002_78deff42676fb00b.txt"
-    if not seed.exists():
-        pytest.skip("shared seeds not present")
+def test_import_encyclopedia_entry(tmp_path):
+    entry_file = ENCYCLOPEDIA_ENTRY
+    entry = json.loads(entry_file.read_text())
     out = tmp_path / "imported"
-    result = CliRunner().invoke(main, ["rules", "import", str(seed), "--out", str(out)])
+    result = CliRunner().invoke(main, ["rules", "import", str(entry_file), "--out", str(out)])
     assert result.exit_code == 0, result.output
     rules = load_rules([out], builtin=False)
     (lr,) = rules
-    assert lr.rule.id == "huggingface/gradient-accumulation-steps-mismatch"
-    assert lr.rule.category == "config_error" and lr.rule.evidence.kind == "secondhand"
-    assert json.loads(seed.read_text())["signature"] == lr.rule.signature
+    assert lr.rule.id == "pytorch/tcpstore-client-connect-timeout"  # lower-cased
+    assert lr.rule.category == "nccl_network"  # the entry's "network", through the alias table
+    assert lr.rule.evidence.kind == "secondhand"
+    assert "verification_tier=test_fixture" in lr.rule.evidence.provenance
+    assert lr.rule.signature == entry["signature"]
+    # a workaround with only "how" is kept; dead ends and the transition graph come along as text
+    assert [w.action for w in lr.rule.workarounds][1].startswith("Use torchrun's c10d rendezvous")
+    assert lr.rule.dead_ends and "pytorch/torchrun-worker-group-failed" in (lr.rule.explanation or "")
     assert all(r.ok for r in check_examples(rules))  # its regex matches its own signature
 
 

@@ -226,7 +226,7 @@ def test_fold_flags_regexes_are_digit_invariant():
         assert digit_invariant(regex), regex
 
 
-# NCCL's header gives attr host (../shared/formats/01-nccl.md); the logging line, logger
+# NCCL's header gives attr host (docs/formats/nccl.md); the logging line, logger
 _WITH_HOST = "node-01:986207:986207 NCCL CALL ncclGroupStart()"
 _LOGGING = "2024-05-01 12:00:00,123 - INFO - train - step 3 loss 2.5"
 

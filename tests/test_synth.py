@@ -1,7 +1,7 @@
 """The synthetic job generator (correlator.synth) and the ingest benchmark script.
 
 Line-shape regexes below are written from the format strings quoted in
-/work/shared/formats (file and section named at each one), not from synth's code.
+docs/formats (file and section named at each one), not from synth's code.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Tests for correlator.ingest.timestamps.parse_timestamps.
 
-Inputs are verbatim lines from /work/shared/formats (file and section cited per
+Inputs are verbatim lines from docs/formats (file and section cited per
 case) with their wrapper prefix removed, as the demux step hands them over
 (``[rank0]:``, ``trainer/0 [0]:``, ``stderr: ``, ``(RayWorkerWrapper pid=1019) ``
 ...). Lines marked "shape per ..." are built from a format string or a

@@ -210,7 +210,7 @@ def _device_of(con: duckdb.DuckDBPyConnection, top: Hyp) -> tuple[int | None, st
 
 def _pci_of_nccl_bus(bus: str) -> str | None:
     """NCCL's busId is the PCI address with ':' and '.' removed, printed as %lx
-    (``3a000`` = ``0000:3a:00.0``; ../shared/formats/01-nccl.md §1)."""
+    (``3a000`` = ``0000:3a:00.0``; docs/formats/nccl.md §1)."""
     if not re.fullmatch(r"[0-9a-fA-F]{4,12}", bus):
         return None
     s = bus.lower().zfill(9)

@@ -48,7 +48,7 @@ class Evidence(_Strict):
         description="observed: seen in real logs; source: read in the software's source; "
         "secondhand: only reported by others (e.g. an encyclopedia), unverified"
     )
-    provenance: str = Field(min_length=3, description="where: a file in ../shared/formats, an issue, a source file")
+    provenance: str = Field(min_length=3, description="where: a file in docs/formats, an issue, a source file")
     version: str | None = Field(default=None, description="software version the text was seen or read in")
 
 

@@ -398,7 +398,7 @@ def rules_import(encyclopedia: str, out_dir: str) -> None:
 
     \b
     Example:
-      correlator rules import ../shared/seeds/002_78deff42676fb00b.txt --out my-rules/
+      correlator rules import tests/data/encyclopedia_entry.json --out my-rules/
     """
     import json
 

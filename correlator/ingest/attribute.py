@@ -2,8 +2,8 @@
 
 Line prefixes (``correlator.ingest.demux``) are trusted most, then the path (here),
 then content learned elsewhere in the job (``correlator.attribute_sql``).
-Path rules, from the layouts users really have (03-torchrun-elastic.md §4,
-08-wrappers.md):
+Path rules, from the layouts users really have (docs/formats/torchrun-elastic.md §4,
+docs/formats/wrappers.md):
 
 - ``rank3.log``, ``rank_03.txt``, ``rank-3/``, ``log_rank_3.out`` -> global rank
 - ``<run>/attempt_0/3/stdout.log`` (torchrun ``--log-dir``) -> local rank 3

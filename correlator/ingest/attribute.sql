@@ -7,7 +7,7 @@
 -- the parts they change. No event is read here.
 
 CREATE MACRO attr(a, k) AS a[k];
--- NCCL cuts host names at the first dot, torchrun prints the FQDN (01-nccl.md §1)
+-- NCCL cuts host names at the first dot, torchrun prints the FQDN (docs/formats/nccl.md §1)
 CREATE MACRO short_host(h) AS nullif(split_part(h, '.', 1), '');
 
 -- Year-less stamps (glog, c10, syslog) took their file's year in stage 1 (column
@@ -38,7 +38,7 @@ SELECT DISTINCT
 FROM fact_events
 WHERE kind = 'torchrun.failure_entry' AND attr(attrs, 'failed_rank') IS NOT NULL;
 
--- DeepSpeed's per-node launcher (deepspeed/launcher/launch.py; 04-deepspeed.md §5)
+-- DeepSpeed's per-node launcher (deepspeed/launcher/launch.py; docs/formats/deepspeed.md §5)
 -- prints the job's node -> global ranks table, the same on every node
 --   global_rank_mapping=defaultdict(<class 'list'>, {'gpu-node-01': [0, 1, 2, 3], ...})
 -- (the nodes in hostfile order, each node's global ranks in its local order), its own

@@ -15,7 +15,7 @@ what it learned in columns:
 - ``pid``: Ray ``(Worker pid=N)``;
 - ``wrapper_ts``: kubectl ``--timestamps`` RFC 3339 stamp (UTC).
 
-Per ``../shared/formats/08-wrappers.md`` the things all called "rank" differ:
+Per ``docs/formats/wrappers.md`` the things all called "rank" differ:
 ``[defaultN]:`` is torchrun's local rank, ``[rankN]:`` the global rank.
 """
 
@@ -57,7 +57,7 @@ PREFIXES: tuple[Prefix, ...] = (
     Prefix("torchx", r"^[A-Za-z_][\w-]*/\d+ \[(?P<local_rank>\d+)\]:", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"),
     Prefix("ray", r"^\([A-Za-z_]\w* pid=(?P<pid>\d+)(?:, ip=[^)]*)?\) ", "("),
     Prefix("srun_label", r"^ *(?P<task>\d+): ", " 0123456789"),
-    # torchrun --log-line-prefix-template "${hostname}:${rank}: " (08-wrappers.md)
+    # torchrun --log-line-prefix-template "${hostname}:${rank}: " (docs/formats/wrappers.md)
     Prefix("host_rank", rf"^(?P<host>{_HOSTNAME}):(?P<rank>\d+): ", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
     # pdsh: "<host>: " — accepted only for tokens that look like hosts (see _pdsh_ok)
     Prefix("pdsh", rf"^(?P<host>{_HOSTNAME}): ", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
@@ -186,10 +186,10 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series |
 
 
 # tqdm's bar ends "[elapsed<remaining, rate{postfix}]"; a log line printed without a
-# newline before it is glued right after that bracket (05-accelerate-hf.md §4,
-# 02-pytorch-c10d.md §3).
+# newline before it is glued right after that bracket (docs/formats/accelerate-hf.md §4,
+# docs/formats/pytorch-c10d.md §3).
 _GLUED_AFTER_BAR = r"^(.*?(?:it/s|s/it)[^\]]*\])(\S.*)$"
-# OpenMPI --tag-output can fuse two ranks' output on one physical line (08-wrappers.md §3).
+# OpenMPI --tag-output can fuse two ranks' output on one physical line (docs/formats/wrappers.md §3).
 _MPI_TAG = r"\[\d+,(?:mpirank:)?\d+(?:,[^\]]*)?\]<(?:stdout|stderr)>:"
 
 

@@ -76,7 +76,7 @@ import polars as pl
 __all__ = ["FORMATS", "YEARLESS_FORMATS", "parse_timestamps"]
 
 #: Every ``ts_format`` value, with the shape it stands for (real lines and
-#: their provenance: /work/shared/formats, cited per format in the tests).
+#: their provenance: docs/formats, cited per format in the tests).
 FORMATS: dict[str, str] = {
     "iso8601": "ISO 8601 / RFC 3339 at line start, optional fraction and zone",
     "python_logging": "Python logging asctime 'YYYY-MM-DD HH:MM:SS,mmm' at line start",

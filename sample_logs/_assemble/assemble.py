@@ -392,11 +392,11 @@ def failed_table(title: str, dt, host, root: tuple, others: list[tuple], width: 
 
 def tqdm_bar(n: int, total: int, elapsed: float, ncols: int = 104, desc: str = "") -> str:
     """A tqdm progress-bar state rendered by tqdm itself (the exact format real tqdm prints).
-    Run this script with a Python that has tqdm (the capture venv /work/torchenv does)."""
+    Run this script with a Python that has tqdm (the capture venv /home/user/venv does)."""
     try:
         from tqdm import tqdm  # type: ignore
     except ImportError:  # pragma: no cover
-        sys.exit("assemble.py needs tqdm (e.g. run it with /work/torchenv/bin/python)")
+        sys.exit("assemble.py needs tqdm (e.g. run it with /home/user/venv/bin/python)")
     return tqdm.format_meter(n, total, elapsed, ncols=ncols, prefix=desc)
 
 
@@ -1605,7 +1605,7 @@ def scenario_zero3_host_oom() -> Job:
         ds(n, tr + timedelta(seconds=1.3), "INFO", "comm.py:637:init_distributed", "cdb=None")
     ds(0, t0 + timedelta(seconds=7.25), "INFO", "comm.py:668:init_distributed", "Initializing TorchBackend in DeepSpeed with backend nccl")
     # cpu_adam JIT build (first process of each node builds, the others load)
-    ext = "/root/.cache/torch_extensions/py310_cu121"
+    ext = "/home/user/.cache/torch_extensions/py310_cu121"
     for n in range(2):
         tb_ = t0 + timedelta(seconds=41 + 0.3 * n)
         for lr in range(per_node):
@@ -1725,7 +1725,7 @@ does not have, so the logs were assembled by `sample_logs/_assemble/assemble.py`
 of our own captured trainer), with only variable fields changed consistently (host names, pids,
 thread ids, ranks, PCI bus ids, load addresses, time stamps, sequence numbers, sizes, loss values,
 install paths). Nothing here was run on a GPU. Recreate with
-`/work/torchenv/bin/python sample_logs/_assemble/assemble.py sample_logs {name}` (tqdm renders the
+`/home/user/venv/bin/python sample_logs/_assemble/assemble.py sample_logs {name}` (tqdm renders the
 progress bars)."""
 
 README_OOM = """# oom-cascade-nccl-timeouts

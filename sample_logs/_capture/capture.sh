@@ -6,23 +6,23 @@
 # Every scenario is a real run of _capture/train.py (DDP on gloo, CPU) under the
 # real launcher (torchrun) or, for the Slurm layout, under _capture/srun_label.py.
 # Each run happens in a scratch job directory ($JOBS/<scenario>, default
-# /tmp/correlator-jobs); the log files are then copied, unchanged, into
+# /home/user/jobs); the log files are then copied, unchanged, into
 # OUT_DIR/<scenario>/ in the layout a user would have. README.md, truth.json and .correlatorignore
 # in OUT_DIR/<scenario>/ are left alone: they are written by hand against the
 # committed capture, and a new capture (different pids, timings and sometimes a
 # different set of collateral ranks) must be checked against them.
 #
-# Needs: a venv with torch (CPU) + tqdm, given as PYENV (default /work/torchenv);
+# Needs: a venv with torch (CPU) + tqdm, given as PYENV (default /home/user/venv);
 # faketime (Debian package) for the two-node scenario; deepspeed (DS_BUILD_OPS=0) in
 # PYENV for deepspeed-batch-config-error; accelerate (1.15.0) in PYENV for the accelerate
 # scenarios.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-PYENV=${PYENV:-/work/torchenv}
+PYENV=${PYENV:-/home/user/venv}
 PY=$PYENV/bin/python
 TORCHRUN=$PYENV/bin/torchrun
 TRAIN=$HERE/train.py
-JOBS=${JOBS:-/tmp/correlator-jobs}
+JOBS=${JOBS:-/home/user/jobs}
 
 if [ $# -lt 1 ]; then
   echo "usage: $0 OUT_DIR [SCENARIO ...]" >&2

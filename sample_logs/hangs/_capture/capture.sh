@@ -10,7 +10,7 @@
 # and .correlatorignore there are kept (written against the committed capture).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
-PYENV=${PYENV:-/work/torchenv}
+PYENV=${PYENV:-/home/user/venv}
 export PYTHON=$PYENV/bin/python
 TORCHRUN=$PYENV/bin/torchrun
 JOBS=${JOBS:-/home/user/job}

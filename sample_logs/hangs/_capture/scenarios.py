@@ -266,7 +266,7 @@ LAUNCH = {
     "a": "timeout 90 torchrun --standalone --nproc-per-node {n} --tee 3 train.py {args} 2>&1 | tee console.log",
     "b": "timeout 90 torchrun --standalone --nproc-per-node {n} --log-dir logs --redirects 3 train.py {args} > launcher.log 2>&1",
     "c": "timeout 90 torchrun --standalone --nproc-per-node {n} train.py --log-file 'rank%d.log' {args} > launcher.log 2>&1",
-    "d": "PYTHON=/work/torchenv/bin/python timeout 90 torchrun --standalone --nproc-per-node {n} --no-python sh worker.sh {args} > launcher.log 2>&1",
+    "d": "PYTHON=/home/user/venv/bin/python timeout 90 torchrun --standalone --nproc-per-node {n} --no-python sh worker.sh {args} > launcher.log 2>&1",
 }
 KEY = re.compile(r"step \d+ \||Error|Timed out|failed|closed|reset|finished|still loading|Exception|monitoredBarrier|death signal|SignalException|exitcode|what\(\)")
 
@@ -318,7 +318,7 @@ def readme(slug, s):
 * **collateral:** {col}
 * **versions:** {TORCH}
 
-Command (in `/home/user/job/{slug}/`, torchrun = `/work/torchenv/bin/torchrun`): `{cmd}`
+Command (in `/home/user/job/{slug}/`, torchrun = `/home/user/venv/bin/torchrun`): `{cmd}`
 
 What each rank printed (its last step line and its first notable lines, from the logs;
 launcher/table lines are under the file name):
