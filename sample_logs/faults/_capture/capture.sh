@@ -5,7 +5,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=$(cd "${1:?OUT}" && pwd); shift
-VENV=${VENV:-/work/torchenv}
+VENV=${VENV:-/home/user/venv}
 # the venv is reached through /home/user/venv so that no /work path shows in a traceback
 # (a bind mount, not a symlink: torch's launcher logs print realpaths)
 mkdir -p /home/user/venv; mountpoint -q /home/user/venv || mount --bind "$VENV" /home/user/venv
@@ -13,7 +13,7 @@ PY=/home/user/venv/bin/python
 BIN=/home/user/venv/bin
 export PATH="$BIN:$PATH" OMP_NUM_THREADS=1 PYTHONUNBUFFERED=1
 JOBROOT=/home/user/job
-# the venv's entry points have /work/... shebangs: run them as modules of /home/user/venv's python
+# the venv's entry points have shebangs of the machine they were installed on: run them as modules of /home/user/venv's python
 torchrun() { "$PY" -m torch.distributed.run "$@"; }
 accelerate() { "$PY" -m accelerate.commands.accelerate_cli "$@"; }
 deepspeed() { "$PY" -m deepspeed.launcher.runner "$@"; }
