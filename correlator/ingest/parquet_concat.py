@@ -19,6 +19,68 @@ part's writer can do most of it as soon as the part is closed (``prepare_footer`
 in ingest's workers): its row groups decoded, trailing columns dropped and encoded
 again, cut where a value depends on the part's place in the file (a byte offset,
 a row group's ordinal). ``concat_parquet`` then only fills those in.
+
+Does it still pay for itself? Measured 2026-12-01 (issue 23) with
+``bench/concat_bench.py``, which runs ``correlator ingest`` three ways, alternating
+them round after round, then ``correlator analyze`` of what each wrote:
+
+- **codec**: this module;
+- **pyarrow**: ``pq.ParquetWriter`` with the parts' own write settings, each part
+  read row group by row group without the part-only columns and written again
+  (the same row groups, encodings, statistics and bloom filters, the same
+  ``correlator.*`` key-value metadata and nearly the same size: compared with
+  DuckDB's ``parquet_metadata``);
+- **dir**: the parts moved into a directory as they are, read as
+  ``read_parquet('dir/*.parquet')`` (``event_row`` made unique per part for the
+  measurement; no command accepts this today).
+
+On the project's 2-core VM while other work held its load average at 8-14, so
+every absolute time is 3-10x the README's and only a round's own comparison
+means much (ranges over 5 rounds; "write" is the step's own wall time inside
+the ingest):
+
+======================  ===============  ===============  ===============
+job                     codec            pyarrow          dir
+======================  ===============  ===============  ===============
+1 GB bench (65 parts)
+  write                 0.39-1.42 s      17.8-48.6 s      0.004-0.045 s
+  whole ingest          32-119 s         53-179 s         47-147 s
+  analyze of result     3.9-12.7 s       6.1-25.2 s       12.4-24.4 s
+300 MB mix (17 parts) [1]_
+  write                 0.17-0.52 s      14.8-29.6 s      0.009-0.081 s
+  whole ingest          38-58 s          77-102 s         74-132 s
+  analyze of result     11.5-17.9 s      12.7-33.1 s      21.4-37.0 s
+3 sample jobs [2]_
+  write                 0.004-0.052 s    0.018-0.38 s     0.002-0.13 s
+  whole ingest          4.6-18.3 s       3.4-48.2 s       3.6-23.7 s
+  analyze of result     5.4-25.8 s       3.5-26.1 s       7.7-26.0 s
+======================  ===============  ===============  ===============
+
+On the 1 GB bench, pyarrow's write cost 27-49x the codec's in every round, and
+its ingest was the slower in every round (by 4.5-87 s): it decodes and encodes
+every value again, in the main process, after the workers are done. The
+directory saves the codec's fraction of a second but made every analyze slower,
+1.6-3.4x the codec's in each round (its ~40 queries read 65 files,
+not one). (pyarrow's file has the codec's layout, so its analyze figures differ
+from the codec's only by the machine's noise.) On the mix, the same in
+every round: pyarrow's write 32-124x the codec's and its ingest 34-60 s longer;
+the directory's analyze 1.6-2.6x the codec's. (Whole-ingest differences beyond
+the write step's are the machine's noise.) On the small sample jobs the three
+are within the noise of each other.
+
+Decision: keep the codec. Where it matters (jobs of hundreds of MB and more) the
+difference is far larger than the noise, and users need a single file:
+``ingest --out FILE.parquet`` promises one, the ``files`` and ``problems`` tables
+travel in its key-value metadata, ``event_rows`` is the file's own row number
+(``correlator/target.py``), and ``analyze``/``sql``/``export``/``batch`` take a
+file.
+
+.. [1] ``generate_job('/tmp/mix/job', ranks=16, nodes=2, size='300MB',
+   scenario='nccl-ib-error', seed=3)``: 288 MB in 23 files, a failure and a
+   rank/node mix the bench was not tuned on.
+.. [2] ``sample_logs/oom-cascade-nccl-timeouts``, ``xid79-fallen-off-bus``,
+   ``torchrun-logdir-tree`` (real captures, under 200 KB each); every variant
+   gave the same verdict on every job.
 """
 
 from __future__ import annotations
