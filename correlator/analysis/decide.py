@@ -87,7 +87,9 @@ def decide(
     hyps = hypotheses(con, root_rows, by_id, known_ranks, candidates)
     failures = rows(con, "SELECT * FROM failure_evidence ORDER BY coalesce(ts_aligned, ts) NULLS LAST, file, line_no "
                          "LIMIT 1")
-    if failures and not collateral_rows and not any(h.rule is not None or h.inference is None for h in hyps):
+    # echoes a worker printed (a launcher's SIGTERM to every child echoes nothing of the failure)
+    worker_echoes = [r for r in collateral_rows if r["printed_by"] is not None]
+    if failures and not worker_echoes and not any(h.rule is not None or h.inference is None for h in hyps):
         # an error the run did not survive, that no rule and no deviation placed
         # (one pasted traceback, every rank failing alike out of view); with echoes
         # about (peers timing out), the cross-rank inferences decide instead: an

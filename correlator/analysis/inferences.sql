@@ -108,3 +108,57 @@ SELECT 'mismatch_odd_rank', 'collective_mismatch', own.rank, own.node, own.file,
        || (SELECT arg_max(op, n) FROM ops)
 FROM own JOIN ops USING (op)
 WHERE (SELECT count(*) FROM ops) >= 2 AND ops.n < (SELECT max(n) FROM ops);
+
+-- odd_one_out: every known rank but one reports an echo of its own (a timeout, a
+-- closed or reset connection, a store wait) and that one reports none: it is the
+-- rank the others were waiting for, whatever it was doing meanwhile (stalled
+-- silently, still busy printing, or finished early and exited cleanly). No
+-- timing is needed: inherited or missing stamps do not matter. A rank with a
+-- root-cause finding of its own is left to that finding.
+INSERT INTO inferred
+WITH echoing AS (
+    SELECT DISTINCT printed_by AS rank FROM findings
+    WHERE role = 'collateral' AND printed_by IS NOT NULL
+),
+odd AS (
+    SELECT k.rank FROM known_ranks k
+    WHERE k.rank NOT IN (SELECT rank FROM echoing)
+      AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.role = 'root' AND f.rank = k.rank)
+      -- nor one with an error of its own (an exception no rule names yet): that
+      -- error, not its silence, is the hypothesis; a launcher's SIGTERM and the
+      -- traceback it leaves do not count
+      AND NOT EXISTS (
+          SELECT 1 FROM events e
+          WHERE e.rank = k.rank AND e.level IN ('ERROR', 'CRITICAL')
+            AND e.message NOT LIKE '%SignalException%' AND e.message NOT LIKE '%KeyboardInterrupt%'
+            AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.file = e.file AND f.line_no = e.line_no
+                            AND f.role IN ('context', 'collateral'))
+      )
+),
+finished AS (  -- it said it was done while the others still waited
+    SELECT rank, arg_min({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned},
+                         line_no) AS k
+    FROM events WHERE kind = 'app.run_completed' AND rank IN (SELECT rank FROM odd) GROUP BY rank
+),
+last_own AS (  -- else its last line: where it stopped, or the loop it was busy in
+    SELECT rank, arg_max({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned},
+                         (coalesce(ts_aligned, TIMESTAMPTZ '1970-01-01'), line_no)) AS k
+    FROM events WHERE rank IN (SELECT rank FROM odd) AND source NOT IN ('torchrun', 'slurm')
+    GROUP BY rank
+),
+picked AS (
+    SELECT o.rank, coalesce(f.k, l.k) AS k, f.rank IS NOT NULL AS finished FROM odd o
+    LEFT JOIN finished f ON f.rank = o.rank LEFT JOIN last_own l ON l.rank = o.rank
+)
+SELECT 'odd_one_out', CASE WHEN p.finished THEN 'data_error' ELSE 'nccl_timeout_hang' END,
+       p.rank, p.k.node, p.k.file, p.k.line_no, p.k.line_end,
+       (SELECT min(t.message) FROM timeline_raw t WHERE t.file = p.k.file AND t.line_no = p.k.line_no),
+       p.k.ts, 0.85,
+       (SELECT count(*) FROM echoing) || ' other rank(s) report echoes (timeouts, lost peers) and it reports none; '
+       || CASE WHEN p.finished THEN 'it finished while they still waited in a collective: its share of the data was shorter'
+               ELSE 'the line shown is its last' END
+FROM picked p
+WHERE (SELECT count(*) FROM known_ranks) >= 2
+  AND (SELECT count(*) FROM odd) = 1
+  AND (SELECT count(*) FROM echoing) = (SELECT count(*) FROM known_ranks) - 1
+  AND p.k IS NOT NULL;
