@@ -173,7 +173,7 @@ def _only_reads(query: str) -> None:
 
 def _emit(con, rel, fmt: str, out: str | None) -> None:
     from correlator.output import atomic_path, atomic_write_text
-    from correlator.report.terminal import clean
+    from correlator.report.terminal import clean, strip_controls
 
     if fmt == "parquet":
         # written here, not by DuckDB (COPY), which may touch no file but the timeline
@@ -206,7 +206,7 @@ def _emit(con, rel, fmt: str, out: str | None) -> None:
     if out:
         atomic_write_text(out, text)
     else:
-        click.echo(text if fmt == "json" else clean(text), nl=False)
+        click.echo(strip_controls(text) if fmt == "json" else clean(text), nl=False)
 
 
 # --------------------------------------------------------------------------- analyze
@@ -249,7 +249,7 @@ def analyze_cmd(
     from correlator.cli.reports import render_report
     from correlator.output import atomic_write_text
     from correlator.report.redact import redact, redact_verdict
-    from correlator.report.terminal import clean
+    from correlator.report.terminal import clean, strip_controls
     from correlator.report.text import render
 
     guard_outputs((out,), (target, baseline, *rules_dirs))
@@ -272,7 +272,7 @@ def analyze_cmd(
     if out:
         atomic_write_text(out, text)
     else:
-        click.echo(text if fmt in ("json", "html") else clean(text), nl=False)
+        click.echo(strip_controls(text) if fmt in ("json", "html") else clean(text), nl=False)
     sys.exit({"healthy": EXIT_HEALTHY, "failed": EXIT_FAILED, "inconclusive": EXIT_INCONCLUSIVE}[verdict.status])
 
 

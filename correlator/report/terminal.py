@@ -39,6 +39,12 @@ def clean(text: str, *, newlines: bool = True) -> str:
     return _CONTROLS_ONE_LINE.sub(lambda m: " " if m.group(0) in "\n\t" else "", text)
 
 
+def strip_controls(text: str) -> str:
+    """``text`` without control characters (an escape's ``ESC`` too, so it is inert),
+    nothing else removed: for JSON and HTML, whose syntax must stay whole."""
+    return _CONTROLS.sub("", text) if text else text
+
+
 def clean_line(text: str) -> str:
     """``text`` as one clean line (an error message)."""
     return " ".join(clean(text, newlines=False).split())
