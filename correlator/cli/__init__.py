@@ -445,7 +445,7 @@ def rules_import(encyclopedia: str, out_dir: str) -> None:
     import yaml
 
     from correlator.analysis.rulebook import import_encyclopedia
-    from correlator.output import atomic_write_text
+    from correlator.output import OutputRefused, atomic_write_text, refuse_overwriting_inputs
 
     try:
         data = json.loads(Path(encyclopedia).read_text())
@@ -454,9 +454,12 @@ def rules_import(encyclopedia: str, out_dir: str) -> None:
     entries = data if isinstance(data, list) else [data]
     docs = import_encyclopedia(entries, Path(encyclopedia).name)
     out = Path(out_dir)
-    guard_outputs((out_dir,), (), dirs=True)
     paths = [out / (doc["id"].replace("/", "__") + ".yaml") for doc in docs]
-    guard_outputs(paths, (encyclopedia,))
+    guard_outputs((out_dir,), (), dirs=True)  # its parent exists: it is made below
+    try:
+        refuse_overwriting_inputs(paths, (encyclopedia,))
+    except OutputRefused as exc:
+        raise CliError(str(exc)) from exc
     out.mkdir(parents=True, exist_ok=True)
     for doc, path in zip(docs, paths, strict=True):
         atomic_write_text(path, yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
