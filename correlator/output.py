@@ -19,6 +19,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -78,7 +79,7 @@ def atomic_write_bytes(dest: str | os.PathLike[str], data: bytes) -> None:
 def exit_on_sigterm() -> None:
     """Turn SIGTERM (``kill``, a scheduler's cancel) into ``SystemExit``, so the
     temporary file of a write in progress is removed as on Ctrl-C."""
-    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
 
 
