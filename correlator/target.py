@@ -3,6 +3,12 @@
 Whatever the input, the connection has the same three views: ``events`` (the
 timeline), ``files`` (one row per input file) and ``problems`` (every input
 problem and what was done about it).
+
+Once the views exist the connection is locked down (``lock_down``): it reads the
+timeline's own files and nothing else, loads no extension and reaches no network,
+and no statement can turn that back on. So neither ``correlator sql`` nor a rule's
+``sql:`` condition can read ``/etc/shadow`` or fetch a URL; ``sql --unsafe`` opens
+the timeline without the lock.
 """
 
 from __future__ import annotations
@@ -18,7 +24,12 @@ import duckdb
 import pyarrow as pa
 
 from correlator.ingest import IngestOptions, ingest
-from correlator.timeline.collection import is_collection, open_collection
+from correlator.timeline.collection import (
+    SUMMARY_FILE,
+    TIMELINES_DIR,
+    is_collection,
+    open_collection,
+)
 from correlator.timeline.problems import PROBLEM_SCHEMA
 from correlator.timeline.schema import FILE_SCHEMA, SCHEMA_VERSION, sql_literal
 
@@ -40,14 +51,33 @@ MEMORY_LIMIT = "2GB"
 
 
 def connect() -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB with bounded memory that spills to a temp dir."""
-    con = duckdb.connect()
+    """An in-memory DuckDB with bounded memory that spills to a temp dir.
+
+    Extensions are neither installed nor loaded on their own (a query naming
+    ``https://`` would otherwise fetch httpfs); the ones built in (parquet, json,
+    icu) are all a timeline needs."""
+    con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
     con.execute("SET enable_progress_bar = false")  # stderr belongs to our own warnings
     # analyze queries one timeline file some forty times: its footer is parsed once
     con.execute("SET parquet_metadata_cache = true")
     con.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
     con.execute(f"SET temp_directory = '{tempfile.gettempdir()}/correlator-duckdb-spill'")
     return con
+
+
+def lock_down(con: duckdb.DuckDBPyConnection, paths: list[str]) -> None:
+    """No file but ``paths`` (the timeline's own), no network, no extension loading,
+    and the configuration locked so that no statement can turn them back on.
+
+    DuckDB's allowed paths can be written as well as read: a ``COPY ... TO`` one of
+    them is refused by the caller (``correlator sql`` runs read statements only)."""
+    if paths:
+        con.execute("SET allowed_paths = [" + ", ".join(sql_literal(p) for p in paths) + "]")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    con.execute("SET allow_community_extensions = false")
+    con.execute("SET lock_configuration = true")
 
 
 def kind_of(target: str) -> str:
@@ -89,27 +119,55 @@ def _attach_parquet(con: duckdb.DuckDBPyConnection, path: str) -> None:
         con.unregister(f"_{name}")
 
 
+def _collection_paths(out_dir: str) -> list[str]:
+    out = Path(out_dir)
+    return [str(out / SUMMARY_FILE), *(str(p) for p in (out / TIMELINES_DIR).glob("*.parquet"))]
+
+
+def _damaged(target: str, kind: str, exc: Exception) -> NotATimeline:
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return NotATimeline(f"{target}: not a readable {kind} timeline (damaged or truncated?): {first}")
+
+
 @contextmanager
-def open_timeline(target: str, options: IngestOptions | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A DuckDB connection with ``events``, ``files`` and ``problems`` for ``target``."""
+def open_timeline(
+    target: str, options: IngestOptions | None = None, *, safe: bool = True
+) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A DuckDB connection with ``events``, ``files`` and ``problems`` for ``target``,
+    locked down (``lock_down``) unless ``safe`` is false."""
     kind = kind_of(target)
     con = connect()
     scratch = None
     try:
         if kind == "logs" and target != "-" and Path(target).is_dir() and is_collection(target):
-            open_collection(con, target)  # a batch output: summary + every job's timeline
+            try:  # a batch output: summary + every job's timeline
+                open_collection(con, target)
+            except (duckdb.Error, pa.ArrowException, ValueError, OSError) as exc:
+                raise _damaged(target, "batch output", exc) from exc
+            paths = _collection_paths(target)
         elif kind == "duckdb":
-            con.execute(f"ATTACH {sql_literal(target)} AS tl (READ_ONLY)")
-            for name in ("events", "files", "problems"):
-                con.execute(f"CREATE VIEW {name} AS SELECT * FROM tl.{name}")
-            con.execute(f"CREATE VIEW {ROWS_VIEW} AS SELECT rowid AS event_row, * FROM tl.events")
+            try:
+                con.execute(f"ATTACH {sql_literal(target)} AS tl (READ_ONLY)")
+                for name in ("events", "files", "problems"):
+                    con.execute(f"CREATE VIEW {name} AS SELECT * FROM tl.{name}")
+                con.execute(f"CREATE VIEW {ROWS_VIEW} AS SELECT rowid AS event_row, * FROM tl.events")
+            except duckdb.Error as exc:
+                raise _damaged(target, "DuckDB", exc) from exc
+            paths = []  # attached already: the lock leaves it readable, and read-only
         else:
             path = target
             if kind == "logs":
                 scratch = tempfile.mkdtemp(prefix="correlator-sql-")
                 path = str(Path(scratch) / "timeline.parquet")
                 ingest(target, out_parquet=path, options=options)
-            _attach_parquet(con, path)
+            try:
+                _attach_parquet(con, path)
+                con.execute("SELECT 1 FROM events LIMIT 1").fetchall()  # a damaged footer shows here, not later
+            except (duckdb.Error, ValueError, json.JSONDecodeError) as exc:
+                raise _damaged(target, "Parquet", exc) from exc
+            paths = [path]
+        if safe:
+            lock_down(con, paths)
         yield con
     finally:
         con.close()

@@ -7,7 +7,8 @@
                                      jobs, repeat offenders (nodes / GPUs), all jobs
     reports/jobs/<job>.html          the job's report
     reports/jobs/<job>.json          the job's verdict
-    reports/timelines/<job>.parquet  the job's timeline (clock-aligned, secrets masked)
+    reports/timelines/<job>.parquet  the job's timeline (clock-aligned, secrets masked in
+                                     every text column and in its files / problems)
     reports/.state/<job>.json        the job's summary row; written last, so its
                                      presence means "done" (resume skips the job)
 
@@ -27,11 +28,14 @@ stopped with its pool and becomes an ``error`` row; the others go on in a fresh 
 from __future__ import annotations
 
 import glob
+import hashlib
 import json
 import multiprocessing as mp
 import os
 import re
+import shutil
 import sys
+import tempfile
 import time
 import traceback
 from collections import Counter
@@ -49,8 +53,9 @@ import pyarrow.parquet as pq
 
 from correlator import __version__
 from correlator.batch.index import write_index
-from correlator.output import atomic_path, atomic_write_text
-from correlator.timeline.collection import SUMMARY_FILE
+from correlator.output import OutputRefused, atomic_path, atomic_write_text
+from correlator.report.terminal import clean_line
+from correlator.timeline.collection import SUMMARY_FILE, is_collection
 from correlator.verdict import Verdict
 
 SUMMARY_SCHEMA = pa.schema([
@@ -124,27 +129,53 @@ class BatchResult:
 # --------------------------------------------------------------------------- finding jobs
 
 
+def _job_dirs(root: str) -> list[Path]:
+    if any(ch in root for ch in "*?["):
+        return [Path(p) for p in sorted(glob.glob(root)) if Path(p).is_dir()]
+    base = Path(root)
+    if not base.is_dir():
+        raise FileNotFoundError(f"{root}: not a directory")
+    return sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+
+
 def find_jobs(root: str, exclude: Iterable[Path] = ()) -> list[tuple[str, Path]]:
     """(name, directory) of every job: ROOT's subdirectories, or the directories a
-    glob names (``'/logs/2024-06-*'``). Names are the directory names, made unique
-    (and safe as file names) when two globbed directories share one."""
+    glob names (``'/logs/2024-06-*'``). A batch output (``summary.parquet``) is
+    not a job, nor is anything under ``exclude`` (this batch's own output).
+
+    Names are the directory names, safe as file names. Two directories whose names
+    come out alike (``job a`` and ``job_a``; ``Job`` and ``job`` on a case-blind
+    disk; ``x/a`` and ``y/a`` from a glob) each get a short hash of their path, so
+    no job's outputs overwrite another's, and the same job keeps its name next time."""
     skip = {p.resolve() for p in exclude}
-    if any(ch in root for ch in "*?["):
-        dirs = [Path(p) for p in sorted(glob.glob(root)) if Path(p).is_dir()]
-    else:
-        base = Path(root)
-        if not base.is_dir():
-            raise FileNotFoundError(f"{root}: not a directory")
-        dirs = sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
-    dirs = [d for d in dirs if d.resolve() not in skip and not any(d.resolve().is_relative_to(s) for s in skip)]
-    names: dict[str, int] = Counter(_safe(d.name) for d in dirs)
+    dirs = [d for d in _job_dirs(root)
+            if d.resolve() not in skip and not any(d.resolve().is_relative_to(s) for s in skip)
+            and not is_collection(d)]
+    names: dict[str, int] = Counter(_safe(d.name).lower() for d in dirs)
     out = []
     for d in dirs:
         name = _safe(d.name)
-        if names[name] > 1:
-            name = _safe("__".join(d.resolve().parts[-2:]))
+        if names[name.lower()] > 1:
+            name = f"{name}-{hashlib.sha1(str(d.resolve()).encode()).hexdigest()[:8]}"
         out.append((name, d))
     return out
+
+
+def check_out_dir(root: str, out: Path) -> None:
+    """Raise ``OutputRefused`` when ``out`` would write into a job: ROOT itself
+    (its subdirectories would become jobs), a job's directory, or a place inside
+    one (the job would read its own reports). A directory of ROOT that is this
+    batch's output (``.state`` or ``summary.parquet`` in it) is fine: it is left out."""
+    o = out.resolve()
+    if not any(ch in root for ch in "*?[") and o == Path(root).resolve():
+        raise OutputRefused(f"refusing to write the batch output into {root} itself: name a directory "
+                            f"outside it, or a new one inside it (e.g. {root}/reports)")
+    for d in _job_dirs(root):
+        r = d.resolve()
+        ours = o == r and ((r / ".state").is_dir() or is_collection(r) or not any(r.iterdir()))
+        if (o == r and not ours) or (o != r and o.is_relative_to(r)):
+            raise OutputRefused(f"refusing to write the batch output into the job directory {d}: "
+                                "it would be analysed, or overwrite its logs")
 
 
 def _safe(name: str) -> str:
@@ -162,7 +193,10 @@ def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
     started = time.perf_counter()
     row: dict = {"job": name, "path": str(path), "status": "error", "analysed_at": datetime.now(UTC),
                  "correlator_version": __version__}
-    tmp = out / "timelines" / f".{name}.{os.getpid()}.tmp.parquet"
+    # the raw timeline, in a private directory beside the outputs (same disk; a
+    # unique name that no planted link can stand in for), gone when the job is
+    scratch = Path(tempfile.mkdtemp(prefix=f".{name}.", suffix=".part", dir=out / "timelines"))
+    tmp = scratch / "timeline.parquet"
     if os.environ.get("CORRELATOR_TEST_KILL_WORKER_ON") == name:
         os._exit(70)  # fault injection for the tests: a worker dying as if killed by the OOM killer
     if os.environ.get("CORRELATOR_TEST_HANG_WORKER_ON") == name:
@@ -230,7 +264,7 @@ def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
             traceback.print_exc()
         return row
     finally:
-        tmp.unlink(missing_ok=True)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _verdict_fields(v: Verdict) -> dict:
@@ -254,22 +288,12 @@ def _verdict_fields(v: Verdict) -> dict:
 def _finish_timeline(tmp: Path, dest: Path, verdict: Verdict, redact: bool) -> None:
     """The ingested timeline, rewritten batch by batch: ``ts_aligned`` from the
     verdict's clock offsets (so SQL over the batch sees aligned time) and, unless
-    turned off, secrets masked. Key-value metadata (files, problems) is kept."""
-    from correlator.report.redact import redact_table
+    turned off, secrets masked in every text column and in the key-value metadata
+    (files, problems: file names, messages), which is kept."""
+    from correlator.report.redact import redact_parquet
 
     offsets = {c.node: c.offset_s for c in verdict.clock if c.applied}
-    pf = pq.ParquetFile(tmp)
-    schema = pf.schema_arrow
-    part = dest.with_name(dest.name + ".part")
-    with pq.ParquetWriter(part, schema, compression="zstd") as w:
-        for batch in pf.iter_batches(batch_size=65536):
-            t = pa.Table.from_batches([batch], schema=schema)
-            if offsets:
-                t = _align(t, offsets)
-            if redact:
-                t = redact_table(t, [c for c in ("message", "template", "file", "attrs") if c in t.column_names])
-            w.write_table(t.cast(schema))
-    os.replace(part, dest)
+    redact_parquet(tmp, dest, transform=(lambda t: _align(t, offsets)) if offsets else None, redact=redact)
 
 
 def _align(t: pa.Table, offsets: dict[str, float]) -> pa.Table:
@@ -304,6 +328,7 @@ def run_batch(
     opts = opts or BatchOptions()
     out = Path(out_dir)
     started = time.perf_counter()
+    check_out_dir(root, out)
     jobs = find_jobs(root, exclude=[out])
     for sub in ("jobs", "timelines", ".state"):
         (out / sub).mkdir(parents=True, exist_ok=True)
@@ -462,6 +487,7 @@ class _Progress:
         elif row["status"] == "error":
             what += ": " + (row.get("error") or "")[:80]
         line = f"[{self.n:>{len(str(self.total))}}/{self.total}] {el:6.1f}s  {row['job']}: {what}"
+        line = clean_line(line)  # an error names files, and names come from archives
         if self.tty:
             self.stream.write("\r\x1b[K" + line[:150])
         else:

@@ -11,14 +11,16 @@ from pathlib import Path
 import click
 
 from correlator import __version__
+from correlator.cli.common import WORKERS, CliError, Main, guard_outputs, tz_option
 from correlator.cli.reports import TARGET
 from correlator.ingest import IngestOptions, NothingToRead, ingest
 
 # DuckDB, the rulebook and pydantic are imported by the commands that use them, not
 # here: an ingest of a big directory hands its files to the workers ~0.2 s sooner.
 
-# Exit codes: 0 ok, 1 bad input (a ClickException), 2 a usage error (click's own,
-# a missing path included) or nothing could be read.
+# Exit codes: 0 ok, 2 an error: a usage error (click's own, a missing path included),
+# nothing could be read, an input that is not a timeline, an output that cannot be
+# written or would overwrite an input (``cli.common``). analyze: 1 failed, 3 inconclusive.
 EXIT_NOTHING_READ = 2
 
 
@@ -26,21 +28,18 @@ def _options(tz: str, job: str | None, workers: int | None, exclude: tuple[str, 
     return IngestOptions(tz=tz, job=job, workers=workers, exclude=exclude)
 
 
-_tz_option = click.option(
-    "--tz", default="UTC", show_default=True,
-    help="Time zone of stamps printed without one (IANA name, e.g. Europe/Berlin).",
-)
+_tz_option = tz_option
 _job_option = click.option("--job", default=None, help="Job name (default: the target's name).")
 _exclude_option = click.option(
     "--exclude", multiple=True, metavar="GLOB",
     help="Leave out files matching GLOB (repeatable); a .correlatorignore in the directory adds more.",
 )
 _workers_option = click.option(
-    "--workers", type=int, default=None, help="Parallel processes (default: one per CPU)."
+    "--workers", type=WORKERS, default=None, help="Parallel processes (default: one per CPU)."
 )
 
 
-@click.group()
+@click.group(cls=Main)
 @click.version_option(__version__, prog_name="correlator")
 def main() -> None:
     """Find the rank that broke a distributed training job.
@@ -58,11 +57,16 @@ def main() -> None:
 @_job_option
 @_exclude_option
 @_workers_option
+@click.option("--redact", is_flag=True,
+              help="Mask tokens, keys and passwords in the timeline (default: the logs' text as it is).")
 def ingest_cmd(
     target: str, out: str | None, db: str | None, tz: str, job: str | None,
-    exclude: tuple[str, ...], workers: int | None,
+    exclude: tuple[str, ...], workers: int | None, redact: bool,
 ) -> None:
     """Parse TARGET's logs into one timeline (Parquet and/or DuckDB).
+
+    The timeline keeps the logs' text as it is, secrets included: it is a copy of
+    the logs. --redact masks them (reports and exports always do, unless told).
 
     \b
     Example:
@@ -71,11 +75,16 @@ def ingest_cmd(
     """
     if out is None and db is None:
         raise click.UsageError("say where the timeline goes: --out FILE.parquet and/or --db FILE.duckdb")
-    for dest in (out, db):
-        if dest and target != "-" and Path(dest).resolve().is_relative_to(Path(target).resolve()) and Path(target).is_dir():
-            raise click.UsageError(f"{dest} is inside the analysed directory; write outputs elsewhere")
+    if out and db and Path(out).resolve() == Path(db).resolve():
+        raise CliError(f"--out and --db are the same file: {out}")
+    guard_outputs((out, db), (target,))
     try:
-        result = ingest(target, out_parquet=out, out_db=db, options=_options(tz, job, workers, exclude))
+        if redact:
+            from correlator.cli.redacted import ingest_redacted
+
+            result = ingest_redacted(target, out, db, _options(tz, job, workers, exclude))
+        else:
+            result = ingest(target, out_parquet=out, out_db=db, options=_options(tz, job, workers, exclude))
     except NothingToRead as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_NOTHING_READ)
@@ -98,44 +107,82 @@ def ingest_cmd(
     show_default=True, help="Output format.",
 )
 @click.option("--out", type=click.Path(dir_okay=False), help="Write to a file (required for parquet).")
+@click.option(
+    "--unsafe", is_flag=True,
+    help="Let the query read and write other files (read_csv, COPY ... TO, ATTACH), install and load "
+         "extensions and reach the network. Off by default: a query sees the timeline only.",
+)
 @_tz_option
 @_exclude_option
 @_workers_option
 def sql_cmd(
-    target: str, query: str, fmt: str, out: str | None, tz: str, exclude: tuple[str, ...], workers: int | None
+    target: str, query: str, fmt: str, out: str | None, unsafe: bool, tz: str, exclude: tuple[str, ...],
+    workers: int | None,
 ) -> None:
     """Run SQL over a timeline: views events, files, problems.
 
     TARGET is a Parquet timeline, a DuckDB file, or logs (ingested on the fly).
+    The query reads the timeline and nothing else (no other file, no network, no
+    extension to load, no COPY or ATTACH) unless --unsafe.
 
     \b
     Example:
       correlator sql job.parquet "SELECT ts, rank, message FROM events WHERE level = 'ERROR' ORDER BY ts LIMIT 20"
       correlator sql sample_logs/torchrun-tee-console/ "SELECT rank, level, count(*) FROM events GROUP BY ALL ORDER BY ALL"
     """
-    from correlator.target import NotATimeline, open_timeline
+    from correlator.target import open_timeline
 
     if fmt == "parquet" and not out:
         raise click.UsageError("--format parquet needs --out FILE")
+    if not unsafe:
+        _only_reads(query)
+    guard_outputs((out,), (target,))
     try:
-        with open_timeline(target, _options(tz, None, workers, exclude)) as con:
+        with open_timeline(target, _options(tz, None, workers, exclude), safe=not unsafe) as con:
             try:
                 rel = con.sql(query)
             except Exception as exc:  # duckdb's own message says what is wrong with the query
-                raise click.ClickException(str(exc)) from exc
+                raise CliError(str(exc)) from exc
             if rel is None:
                 return
             _emit(con, rel, fmt, out)
     except NothingToRead as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_NOTHING_READ)
-    except NotATimeline as exc:
-        raise click.ClickException(str(exc)) from exc
+
+
+# What a query may do without --unsafe. DuckDB's own settings (external access off,
+# locked) already keep it from other files; these statements could still write over
+# the timeline itself, which it must read: COPY ... TO, EXPORT, ATTACH.
+_SAFE_STATEMENTS = {"SELECT", "EXPLAIN", "CALL", "PRAGMA", "CREATE", "DROP", "INSERT", "UPDATE", "DELETE",
+                    "ALTER", "MULTI", "PREPARE", "EXECUTE", "TRANSACTION", "VARIABLE_SET", "SET"}
+
+
+def _only_reads(query: str) -> None:
+    import duckdb
+
+    try:
+        statements = duckdb.extract_statements(query)
+    except duckdb.Error as exc:
+        raise CliError(str(exc)) from exc
+    for st in statements:
+        kind = str(st.type).rpartition(".")[2]
+        if kind not in _SAFE_STATEMENTS:
+            raise CliError(f"{kind} statements are off: the query may only read the timeline (--unsafe allows it)")
 
 
 def _emit(con, rel, fmt: str, out: str | None) -> None:
+    from correlator.output import atomic_path, atomic_write_text
+    from correlator.report.terminal import clean, strip_controls
+
     if fmt == "parquet":
-        rel.write_parquet(out)
+        # written here, not by DuckDB (COPY), which may touch no file but the timeline
+        import pyarrow.parquet as pq
+
+        reader = rel.to_arrow_reader()
+        with atomic_path(out) as tmp, pq.ParquetWriter(tmp, reader.schema, compression="zstd") as writer:
+            for batch in reader:
+                writer.write_batch(batch)
         return
     if fmt == "csv":
         # CSV has no nested values: lists, structs and maps are written as JSON text
@@ -155,10 +202,11 @@ def _emit(con, rel, fmt: str, out: str | None) -> None:
         with pl.Config(tbl_rows=200, tbl_cols=-1, fmt_str_lengths=100, tbl_width_chars=200,
                        tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
             text = str(df) + "\n" + f"({df.height} row{'s' if df.height != 1 else ''})\n"
+        text = clean(text)  # the logs' escape sequences must not reach the terminal
     if out:
-        Path(out).write_text(text)
+        atomic_write_text(out, text)
     else:
-        click.echo(text, nl=False)
+        click.echo(strip_controls(text) if fmt == "json" else clean(text), nl=False)
 
 
 # --------------------------------------------------------------------------- analyze
@@ -199,9 +247,12 @@ def analyze_cmd(
     from correlator.analysis.analyze import analyze
     from correlator.analysis.rulebook import RuleError
     from correlator.cli.reports import render_report
+    from correlator.output import atomic_write_text
     from correlator.report.redact import redact, redact_verdict
+    from correlator.report.terminal import clean, strip_controls
     from correlator.report.text import render
 
+    guard_outputs((out,), (target, baseline, *rules_dirs))
     opts = _options(tz, None, workers, exclude)
     try:
         if fmt in ("md", "html"):
@@ -210,18 +261,18 @@ def analyze_cmd(
         else:
             verdict = analyze(target, baseline=baseline, rules_dirs=rules_dirs, options=opts)
             shown = verdict if no_redact else redact_verdict(verdict)
-            text = shown.model_dump_json(indent=2) + "\n" if fmt == "json" else render(shown)
+            text = shown.model_dump_json(indent=2) + "\n" if fmt == "json" else clean(render(shown))
             if not no_redact:
                 text = redact(text)
     except NothingToRead as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_NOTHING_READ)
-    except RuleError as exc:
-        raise click.ClickException(f"invalid rules:\n{exc}") from exc
+    except RuleError as exc:  # exit 2, not 1: 1 says the job failed
+        raise CliError(f"invalid rules:\n{exc}", lines=True) from exc
     if out:
-        Path(out).write_text(text)
+        atomic_write_text(out, text)
     else:
-        click.echo(text, nl=False)
+        click.echo(strip_controls(text) if fmt in ("json", "html") else clean(text), nl=False)
     sys.exit({"healthy": EXIT_HEALTHY, "failed": EXIT_FAILED, "inconclusive": EXIT_INCONCLUSIVE}[verdict.status])
 
 
@@ -253,7 +304,8 @@ def eval_cmd(root: str, minimums: tuple[str, ...], as_json: bool) -> None:
         except ValueError:
             value = -1.0
         if name not in FIELDS or not 0.0 <= value <= 1.0:
-            raise click.UsageError(f"--min {m!r}: use [FOLDER:]FIELD=FRACTION with FIELD one of {', '.join(FIELDS)}")
+            raise click.UsageError(f"--min {m!r}: use [FOLDER:]FIELD=FRACTION with FIELD one of {', '.join(FIELDS)} "
+                                   "and FRACTION from 0 to 1")
         wanted[(folder or None, name)] = value
     results = evaluate(Path(root))
     acc = accuracy(results)
@@ -314,7 +366,7 @@ def _load(rules_dirs: tuple[str, ...], builtin: bool = True) -> list:
     try:
         return load_rules([Path(d) for d in rules_dirs], builtin=builtin)
     except RuleError as exc:
-        raise click.ClickException(f"invalid rules:\n{exc}") from exc
+        raise CliError(f"invalid rules:\n{exc}", lines=True) from exc
 
 
 @main.group(name="rules")
@@ -356,7 +408,7 @@ def rules_show(rule_id: str, rules_dirs: tuple[str, ...]) -> None:
             click.echo(f"# {lr.path}")
             click.echo(yaml.safe_dump(lr.rule.model_dump(exclude_defaults=True), sort_keys=False, allow_unicode=True))
             return
-    raise click.ClickException(f"no rule {rule_id!r} (see: correlator rules list)")
+    raise CliError(f"no rule {rule_id!r} (see: correlator rules list)")
 
 
 @rules_group.command(name="test")
@@ -405,15 +457,24 @@ def rules_import(encyclopedia: str, out_dir: str) -> None:
     import yaml
 
     from correlator.analysis.rulebook import import_encyclopedia
+    from correlator.output import OutputRefused, atomic_write_text, refuse_overwriting_inputs
 
-    data = json.loads(Path(encyclopedia).read_text())
+    try:
+        data = json.loads(Path(encyclopedia).read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CliError(f"{encyclopedia}: not JSON ({exc})") from exc
     entries = data if isinstance(data, list) else [data]
     docs = import_encyclopedia(entries, Path(encyclopedia).name)
     out = Path(out_dir)
+    paths = [out / (doc["id"].replace("/", "__") + ".yaml") for doc in docs]
+    guard_outputs((out_dir,), (), dirs=True)  # its parent exists: it is made below
+    try:
+        refuse_overwriting_inputs(paths, (encyclopedia,))
+    except OutputRefused as exc:
+        raise CliError(str(exc)) from exc
     out.mkdir(parents=True, exist_ok=True)
-    for doc in docs:
-        path = out / (doc["id"].replace("/", "__") + ".yaml")
-        path.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
+    for doc, path in zip(docs, paths, strict=True):
+        atomic_write_text(path, yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
         click.echo(path)
     # fail now, not at the next analyze, if the result does not validate
     _load((str(out),), builtin=False)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from correlator.cli.common import WORKERS, CliError, guard_outputs, tz_option
 from correlator.ingest import IngestOptions, NothingToRead
 
 if TYPE_CHECKING:  # the rulebook and pydantic load with the commands that use them
@@ -65,12 +66,12 @@ _no_redact_option = click.option(
 @click.option("--format", "fmt", type=click.Choice(["perfetto"]), default="perfetto", show_default=True,
               help="perfetto: Chrome trace-event JSON (ui.perfetto.dev, chrome://tracing).")
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="Output file (trace.json).")
-@click.option("--baseline", default=None, help="Logs (or timeline) of a known-good run to diff against.")
-@click.option("--max-events", type=int, default=200_000, show_default=True,
+@click.option("--baseline", default=None, type=TARGET, help="Logs (or timeline) of a known-good run to diff against.")
+@click.option("--max-events", type=click.IntRange(min=0), default=200_000, show_default=True,
               help="Log events drawn as instants (findings, warnings and errors first; then an even sample).")
-@click.option("--tz", default="UTC", show_default=True, help="Time zone of stamps printed without one.")
+@tz_option
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Leave out files matching GLOB (repeatable).")
-@click.option("--workers", type=int, default=None, help="Parallel processes for parsing.")
+@click.option("--workers", type=WORKERS, default=None, help="Parallel processes for parsing.")
 @_rules_option
 @click.option("--no-builtin", is_flag=True, help="Use only the --rules directories.")
 @_no_redact_option
@@ -92,6 +93,7 @@ def export_cmd(
     from correlator.report.perfetto import perfetto_trace, step_events, write_trace
     from correlator.target import kind_of, open_timeline
 
+    guard_outputs((out,), (target, baseline, *rules_dirs))
     options = IngestOptions(tz=tz, workers=workers, exclude=exclude)
     try:
         with tempfile.TemporaryDirectory(prefix="correlator-export-") as scratch:
@@ -107,7 +109,7 @@ def export_cmd(
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_NOTHING_READ)
     except RuleError as exc:
-        raise click.ClickException(f"invalid rules:\n{exc}") from exc
+        raise CliError(f"invalid rules:\n{exc}", lines=True) from exc
     trace = perfetto_trace(verdict, events, steps, redact=not no_redact)
     write_trace(trace, out)
     n = len(trace["traceEvents"])
@@ -119,9 +121,9 @@ def export_cmd(
 @click.argument("root", type=click.Path(exists=True))
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Output directory (summary.parquet, index.html, jobs/, timelines/).")
-@click.option("--workers", type=int, default=None, help="Jobs analysed in parallel (default: one per CPU).")
+@click.option("--workers", type=WORKERS, default=None, help="Jobs analysed in parallel (default: one per CPU).")
 @click.option("--force", is_flag=True, help="Analyse again jobs already analysed in --out.")
-@click.option("--tz", default="UTC", show_default=True, help="Time zone of stamps printed without one.")
+@tz_option
 @click.option("--no-html", is_flag=True, help="Skip the per-job HTML reports (verdict JSON only).")
 @click.option("--exclude", multiple=True, metavar="GLOB",
               help="Leave out files matching GLOB in every job (repeatable), e.g. --exclude truth.json.")
@@ -150,17 +152,18 @@ def batch_cmd(
     from correlator.analysis.rulebook import RuleError, load_rules
     from correlator.batch.run import BatchOptions, run_batch
 
+    guard_outputs((out_dir,), (), dirs=True)
     try:  # fail once, here, rather than once per job in the workers
         load_rules([Path(d) for d in rules_dirs], builtin=not no_builtin)
     except RuleError as exc:
-        raise click.ClickException(f"invalid rules:\n{exc}") from exc
+        raise CliError(f"invalid rules:\n{exc}", lines=True) from exc
     opts = BatchOptions(workers=workers, force=force, redact=not no_redact, rules_dirs=rules_dirs,
                         builtin_rules=not no_builtin, tz=tz, html=not no_html, exclude=exclude,
                         job_timeout=job_timeout)
     try:
         result = run_batch(root, out_dir, opts)
     except FileNotFoundError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise CliError(str(exc)) from exc
     click.echo(str(Path(out_dir) / "index.html"))
     if result.errors:
         sys.exit(1)

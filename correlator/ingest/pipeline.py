@@ -57,6 +57,7 @@ from correlator.ingest.read import LineBatch, iter_line_batches
 from correlator.ingest.templates import templates
 from correlator.ingest.timestamps import parse_timestamps
 from correlator.ingest.workers import PARALLEL_MIN_BYTES, worker_pool
+from correlator.output import atomic_path
 from correlator.timeline.problems import Problem, ProblemLog
 from correlator.timeline.schema import (
     EVENT_SCHEMA,
@@ -1213,25 +1214,28 @@ def _metadata(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
 
 def write_parquet(staged: _Staged, out: Path) -> None:
     """Write the timeline: the parts' row groups as they are, one after the other
-    (no value is encoded twice); ``files`` and ``problems`` travel in the metadata."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    concat_parquet(staged.parts, tmp, drop_columns=PART_EXTRAS, key_value_metadata=_metadata(staged.con))
-    tmp.replace(out)
+    (no value is encoded twice); ``files`` and ``problems`` travel in the metadata.
+    Atomically (``correlator.output``): a unique temporary name, renamed when whole."""
+    with atomic_path(out) as tmp:
+        concat_parquet(staged.parts, tmp, drop_columns=PART_EXTRAS, key_value_metadata=_metadata(staged.con))
 
 
 def write_duckdb(staged: _Staged, out: Path) -> None:
     """Write a plain DuckDB database with tables ``events``, ``files``, ``problems``."""
-    con = staged.con
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.unlink(missing_ok=True)
-    con.execute(f"ATTACH {sql_literal(str(tmp))} AS outdb")
-    for table in ("events", "files", "problems"):
-        con.execute(f"CREATE TABLE outdb.{table} AS SELECT * FROM {table}")
-    con.execute(
-        "CREATE TABLE outdb.meta AS SELECT 'correlator.schema_version' AS key, "
-        f"'{SCHEMA_VERSION}' AS value"
-    )
-    con.execute("DETACH outdb")
-    tmp.replace(out)
+    write_duckdb_from(staged.con, out)
+
+
+def write_duckdb_from(con: duckdb.DuckDBPyConnection, out: str | Path) -> None:
+    """A DuckDB database of ``con``'s ``events``, ``files`` and ``problems``, written
+    atomically (DuckDB wants a name where no file is: ``atomic_path(fresh=True)``)."""
+    with atomic_path(out, fresh=True) as tmp:
+        con.execute(f"ATTACH {sql_literal(str(tmp))} AS outdb")
+        try:
+            for table in ("events", "files", "problems"):
+                con.execute(f"CREATE TABLE outdb.{table} AS SELECT * FROM {table}")
+            con.execute(
+                "CREATE TABLE outdb.meta AS SELECT 'correlator.schema_version' AS key, "
+                f"'{SCHEMA_VERSION}' AS value"
+            )
+        finally:
+            con.execute("DETACH outdb")

@@ -26,12 +26,12 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import pairwise
-from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from correlator.output import atomic_write_text
 from correlator.report.common import natural_key
 from correlator.report.redact import redact_table, redact_verdict
 from correlator.verdict import Evidence, Verdict
@@ -266,7 +266,7 @@ def perfetto_trace(
 
 def write_trace(trace: dict, path: str) -> None:
     # one dumps() call: the C encoder; json.dump() to a file streams through the slow one
-    Path(path).write_text(json.dumps(trace, separators=(",", ":"), ensure_ascii=False), encoding="utf-8")
+    atomic_write_text(path, json.dumps(trace, separators=(",", ":"), ensure_ascii=False))
 
 
 def _ph_order(ph: str) -> int:

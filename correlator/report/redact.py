@@ -15,14 +15,18 @@ so a reader still sees that a token was there.
 
 from __future__ import annotations
 
+import json
+import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
+from correlator.output import atomic_path
 from correlator.verdict import Verdict
 
 MASK = "***"
@@ -37,34 +41,58 @@ class Secret:
 
 # Order matters: specific token shapes first, then the generic "NAME=value" forms,
 # so a value is masked by the most telling rule and never half-masked twice.
+#
+# A hand-kept list, not a dependency: detect-secrets (the maintained Python set)
+# flags lines of files for pre-commit hooks, its patterns use look-arounds that
+# RE2 (pyarrow, DuckDB) cannot run, and it has no Google API key, Anthropic key
+# or PEM body line. The shapes below follow its plugins and gitleaks' rules.
+_B64 = r"[A-Za-z0-9+/]"
 SECRETS: tuple[Secret, ...] = (
     Secret("private-key", r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
            "-----BEGIN PRIVATE KEY-----" + MASK + "-----END PRIVATE KEY-----"),
+    # A key printed line by line (one event a line, cat'ed by a setup script): each
+    # body line alone is a run of base64, of 40 characters or more or padded with "=".
+    # Checked in Python: a hex digest (sha256) or a word is not one.
+    Secret("pem-body-line", r"(?m)(^|[\s:>|\]\[\x22'])(" + _B64 + r"{40,}={0,2}|" + _B64 + r"{4,39}={1,2})[ \t]*$",
+           r"\1" + MASK),
+    Secret("slack-webhook", r"(https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+",
+           r"\1" + MASK),
     # https://user:pass@host, also a bare token as the user (https://ghp_x@github.com)
-    Secret("url-credentials", r"\b([a-zA-Z][a-zA-Z0-9+.-]{1,15}://)[^/\s:@'\"<>]+(?::[^/\s@'\"<>]*)?@",
+    # and a password alone (redis://:pw@host)
+    Secret("url-credentials",
+           r"\b([a-zA-Z][a-zA-Z0-9+.-]{1,15}://)(?:[^/\s:@'\"<>]+(?::[^/\s@'\"<>]*)?|:[^/\s@'\"<>]+)@",
            r"\1" + MASK + "@"),
     Secret("authorization", r"(?i)\b(authorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*)[^\s'\",;]+",
            r"\1" + MASK),
     Secret("bearer", r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}", r"\1" + MASK),
+    # a JSON Web Token anywhere: header and payload are base64url JSON ("eyJ")
+    Secret("jwt", r"\b(eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*", r"\1" + MASK),
     Secret("huggingface", r"\b(hf_)[A-Za-z0-9]{20,}", r"\1" + MASK),
     Secret("github", r"\b(gh[pousr]_)[A-Za-z0-9]{20,}", r"\1" + MASK),
     Secret("github-pat", r"\b(github_pat_)[A-Za-z0-9_]{20,}", r"\1" + MASK),
+    Secret("gitlab", r"\b(glpat-)[A-Za-z0-9_-]{20,}", r"\1" + MASK),
+    Secret("pypi", r"\b(pypi-)AgE[A-Za-z0-9_-]{50,}", r"\1" + MASK),
+    Secret("npm", r"\b(npm_)[A-Za-z0-9]{36}\b", r"\1" + MASK),
+    Secret("stripe", r"\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{16,}", r"\1" + MASK),
     Secret("aws-access-key-id", r"\b((?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA))[A-Z0-9]{16}\b", r"\1" + MASK),
-    Secret("openai", r"\b(sk-(?:proj-)?)[A-Za-z0-9_-]{20,}", r"\1" + MASK),
-    Secret("slack", r"\b(xox[abprs]-)[A-Za-z0-9-]{10,}", r"\1" + MASK),
+    Secret("google-api-key", r"\b(AIza)[A-Za-z0-9_-]{30,}", r"\1" + MASK),
+    Secret("anthropic", r"\b(sk-ant-)[A-Za-z0-9_-]{20,}", r"\1" + MASK),
+    Secret("openai", r"\b(sk-(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}", r"\1" + MASK),
+    Secret("slack", r"\b(xox[a-z]-|xapp-)[A-Za-z0-9-]{10,}", r"\1" + MASK),
     # W&B keys are 40 hex digits (self-hosted: local-<40 hex>): masked near "wandb"
     # only, since a bare 40-hex string is far more often a git commit.
     Secret("wandb", r"(?i)(wandb[^\n]{0,60}?)\b(?:local-)?[0-9a-f]{40}\b", r"\1" + MASK),
     # ~/.netrc: "machine api.wandb.ai login user password KEY"
     Secret("netrc", r"(?i)\b(machine\s+\S+\s+login\s+\S+\s+password\s+)\S+", r"\1" + MASK),
     # NAME=value / NAME: value / "NAME": "value" where NAME says it is a secret:
-    # HF_TOKEN, WANDB_API_KEY, AWS_SECRET_ACCESS_KEY, password, db_passwd. NAME must
-    # end in the keyword, so tokenizer=, max_tokens= or eos_token_id= stay; a value
-    # without a letter (num_token=4096) stays too.
+    # HF_TOKEN, WANDB_API_KEY, PGPASSWORD, "SecretAccessKey", "SessionToken",
+    # AccountKey= (Azure), db_passwd. NAME must end in the keyword, so tokenizer=,
+    # max_tokens= or eos_token_id= stay; a value without a letter (num_token=4096) stays too.
     Secret(
         "assignment",
-        r"(?i)((?:\b|[_-])(?:password|passwd|pwd|secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key"
-        r"|private[_-]?key|auth[_-]?token|access[_-]?token|token|credentials?)['\"]?\s*[=:]\s*['\"]?)"
+        r"(?i)((?:\b|[_-])[A-Za-z0-9]{0,24}(?:password|passwd|secret|secret[_-]?key|api[_-]?key|apikey"
+        r"|access[_-]?key|account[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|token|credentials?)"
+        r"['\"]?\s*[=:]\s*['\"]?|(?:\b|[_-])pwd['\"]?\s*[=:]\s*['\"]?|[?&]sig=)"
         r"([^\s'\",;&}{)(\]\[]*[A-Za-z_/+-][^\s'\",;&}{)(\]\[]*)",
         r"\1" + MASK,
     ),
@@ -78,19 +106,30 @@ SECRETS: tuple[Secret, ...] = (
 )
 
 _COMPILED = tuple((s, re.compile(s.regex), s.replacement.replace("\\1", r"\g<1>")) for s in SECRETS)
-# Patterns whose matches are checked in Python: RE2 cannot say "except these".
-_CHECKED = {"assignment"}
 
 # Special tokens of tokenizers are not secrets, though the assignment pattern
 # would mask them ("pad_token: <pad>").
 _KEEP = re.compile(r"(?i)(?:pad|eos|bos|unk|sep|cls|mask)_token['\"]?\s*[=:]")
 
 
-def _keep(m: re.Match[str]) -> str:
+def _keep_assignment(m: re.Match[str]) -> str:
     value = m.group(2)
     if value.endswith(MASK) or _KEEP.search(m.string, max(0, m.start() - 12), m.end()):
         return m.group(0)  # already masked by a more specific pattern, or not a secret
     return m.group(1) + MASK
+
+
+def _keep_pem_line(m: re.Match[str]) -> str:
+    body = m.group(2).rstrip("=")
+    # base64 of key material mixes cases and digits; a hex digest, a word or a path does not
+    if (re.search(r"[a-z]", body) and re.search(r"[A-Z]", body) and re.search(r"[0-9+/]", body)
+            and not re.fullmatch(r"[0-9a-fA-F]+", body)):
+        return m.group(1) + MASK
+    return m.group(0)
+
+
+# Patterns whose matches are checked in Python: RE2 cannot say "except these".
+_CHECKED = {"assignment": _keep_assignment, "pem-body-line": _keep_pem_line}
 
 
 def redact(text: str) -> str:
@@ -98,7 +137,7 @@ def redact(text: str) -> str:
     if not text:
         return text
     for secret, rx, repl in _COMPILED:
-        text = rx.sub(_keep if secret.name in _CHECKED else repl, text)
+        text = rx.sub(_CHECKED.get(secret.name, repl), text)
     return text
 
 
@@ -147,10 +186,26 @@ def redact_table(table: pa.Table, columns: Iterable[str] | None = None) -> pa.Ta
         col = table.column(name)
         if pa.types.is_map(col.type):
             col = pa.chunked_array([_redact_map(c) for c in col.chunks], type=col.type)
+        elif name == "template":
+            col = redact_template(col)
         else:
             col = redact_array(col)
         table = table.set_column(i, name, col)
     return table
+
+
+# Templates write each number, path or hex word as "<*>", which breaks a token's
+# run of letters and digits ("xoxb-<*>-QwErTy...") so that no pattern sees it
+# whole. While masking, each "<*>" stands as a run of letters and digits no log
+# prints, which every token pattern takes in; the ones left are put back.
+_PLACEHOLDER = "<*>"
+_STAND_IN = "0qZ9xW7kV0"
+
+
+def redact_template(arr: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    """A ``template`` column masked like a message, its ``<*>`` kept."""
+    arr = pc.replace_substring(arr, _PLACEHOLDER, _STAND_IN)
+    return pc.replace_substring(redact_array(arr), _STAND_IN, _PLACEHOLDER)
 
 
 def _text_type(t: pa.DataType) -> bool:
@@ -175,3 +230,41 @@ def _redact_map(arr: pa.MapArray) -> pa.MapArray:
             items[j] = m[len(keys[j]) + 1:]
     return pa.MapArray.from_arrays(arr.offsets, arr.keys, pa.array(items, type=arr.type.item_type),
                                    mask=arr.is_null() if arr.null_count else None)
+
+
+# Columns of a timeline that hold the parsers' own words, not the logs' text.
+_VOCABULARY = {"level", "source", "kind"}
+
+
+def redact_parquet(
+    src: str | os.PathLike[str], dest: str | os.PathLike[str], *,
+    transform: Callable[[pa.Table], pa.Table] | None = None, redact: bool = True, batch_size: int = 65536,
+) -> None:
+    """A timeline file rewritten (atomically) with secrets masked in every text
+    column (message, template, shape, file, node, attrs...) and in its key-value
+    metadata (``correlator.files`` / ``correlator.problems``: file names, problem
+    messages); ``transform`` is applied to each batch first."""
+    pf = pq.ParquetFile(src)
+    schema = pf.schema_arrow
+    if redact:
+        meta = dict(schema.metadata or {})
+        for key, value in meta.items():
+            if key.startswith(b"correlator.") and key != b"correlator.schema_version":
+                try:
+                    meta[key] = json.dumps(redact_obj(json.loads(value))).encode()
+                except ValueError:
+                    meta[key] = _redact_str(value.decode("utf-8", "replace")).encode()
+        schema = schema.with_metadata(meta)
+    columns = [f.name for f in schema if _text_type(f.type) and f.name not in _VOCABULARY]
+    with atomic_path(dest) as part, pq.ParquetWriter(part, schema, compression="zstd") as writer:
+        for batch in pf.iter_batches(batch_size=batch_size):
+            t = pa.Table.from_batches([batch], schema=pf.schema_arrow)
+            if transform is not None:
+                t = transform(t)
+            if redact:
+                t = redact_table(t, columns)
+            writer.write_table(t.cast(schema))
+
+
+def _redact_str(text: str) -> str:
+    return redact(text)

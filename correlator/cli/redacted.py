@@ -1,0 +1,30 @@
+"""``correlator ingest --redact``: the timeline with its secrets masked.
+
+Ingest keeps the logs' text as it is (a timeline is a copy of the logs, for the
+people who may read them). With ``--redact`` the raw timeline goes to a private
+scratch directory and what lands at ``--out`` / ``--db`` is its masked rewrite,
+the same as a batch writes to its shared folder (``report.redact.redact_parquet``).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from correlator.ingest import IngestOptions, ingest
+
+
+def ingest_redacted(target: str, out: str | None, db: str | None, options: IngestOptions):
+    from correlator.ingest.pipeline import write_duckdb_from
+    from correlator.report.redact import redact_parquet
+    from correlator.target import open_timeline
+
+    with tempfile.TemporaryDirectory(prefix="correlator-redact-") as scratch:
+        raw = Path(scratch) / "raw.parquet"
+        result = ingest(target, out_parquet=raw, options=options)
+        masked = Path(out) if out else Path(scratch) / "masked.parquet"
+        redact_parquet(raw, masked)
+        if db:
+            with open_timeline(str(masked), safe=False) as con:
+                write_duckdb_from(con, db)
+    return result
