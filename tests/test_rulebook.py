@@ -300,3 +300,20 @@ def test_regex_alternatives_are_split_only_where_that_keeps_their_meaning():
     assert _alternatives(r"a(?i)b|c") == [r"a(?i)b|c"]
     # a piece that would not compile alone: not split
     assert _alternatives(r"(a|b") == [r"(a|b"]
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "e.level = 'ERROR'); COPY (SELECT 1) TO '/tmp/owned.csv'; SELECT (1",
+        "1=1; ATTACH '/tmp/x.db' AS x",
+    ],
+)
+def test_a_rule_sql_condition_may_not_smuggle_a_statement(sql):
+    from pydantic import ValidationError
+
+    from correlator.analysis.rulebook import Match
+
+    with pytest.raises(ValidationError, match=r"one condition|parse"):
+        Match(sql=sql)
+    assert Match(sql="e.level = 'ERROR' AND (SELECT count(*) FROM events) > 0").sql

@@ -174,3 +174,17 @@ def test_users_entries_come_before_the_builtin_ones(tmp_path):
     entries = load_classifier((tmp_path,))
     assert entries[0].id == "my-quota" and len(entries) == len(_builtin()) + 1
     assert classify_failure("RuntimeError: quota exceeded on /lustre", None, entries).entry.id == "my-quota"
+
+
+def test_a_directory_of_separate_jobs_says_so_and_suggests_batch(tmp_path):
+    import shutil
+
+    samples = Path(__file__).resolve().parents[1] / "sample_logs"
+    for name in ("gloo-data-error-per-rank", "healthy-per-rank"):
+        shutil.copytree(samples / name, tmp_path / name)
+    v = analyze(str(tmp_path), options=QUIET)
+    assert v.status == "inconclusive" and "2 separate jobs" in v.status_reason
+    assert any("correlator batch" in m for m in v.missing)
+    # one job's node directories run at the same time: analysed as one job
+    one = analyze(str(samples / "two-node-faketime-skew"), options=QUIET)
+    assert one.status == "failed" and "separate jobs" not in (one.status_reason or "")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from itertools import pairwise
 
 import duckdb
 
@@ -70,6 +71,17 @@ def decide(
         job=job or "job", ranks=len(world), nodes=len(nodes), files=n_files, events=n_events,
         status="healthy", clock=clock, reference_node=ref[0] if ref else None, baseline=baseline,
     )
+
+    jobs = separate_jobs(con)
+    if jobs:
+        verdict.status = "inconclusive"
+        verdict.status_reason = (
+            f"this directory holds {len(jobs)} separate jobs ({', '.join(jobs[:5])}{', ...' if len(jobs) > 5 else ''}): "
+            "their logs do not overlap in time and each has its own rank 0"
+        )
+        verdict.missing.append("analyse one job directory at a time, or all of them with `correlator batch "
+                               "DIR --out REPORTS/` (a summary and a report per job)")
+        return verdict
 
     root_rows = rows(
         con,
@@ -412,3 +424,21 @@ def _healthy_or_not(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
     verdict.status_reason = f"no failure and no completion: the logs end {where} with no exit status"
     verdict.missing.append(f"the logs end {where} with neither a failure nor a completion line or exit status: "
                            "collect the scheduler's record of the job (its exit code) or the rest of the log")
+
+
+def separate_jobs(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The top-level directories of the target, when they hold separate jobs: two or
+    more, each with its own rank 0, whose stamped logs do not overlap in time (the
+    directories of one job's nodes run at the same time). Empty otherwise."""
+    per_dir = con.execute(
+        """SELECT split_part(file, '/', 1) AS top, min(t0) AS t0, max(t1) AS t1, bool_or(has_rank0) AS rank0
+           FROM (SELECT file, min(ts) AS t0, max(ts) AS t1, bool_or(rank = 0) AS has_rank0
+                 FROM timeline_raw WHERE ts IS NOT NULL GROUP BY file)
+           WHERE file LIKE '%/%'
+           GROUP BY top ORDER BY t0"""
+    ).fetchall()
+    if len(per_dir) < 2 or not all(r[3] for r in per_dir):
+        return []
+    if any(later[1] <= earlier[2] for earlier, later in pairwise(per_dir)):
+        return []
+    return [r[0] for r in per_dir]

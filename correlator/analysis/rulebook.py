@@ -81,6 +81,20 @@ class Match(_Strict):
             raise ValueError("match needs at least one of kind, regex, attrs or sql")
         return self
 
+    @field_validator("sql")
+    @classmethod
+    def _one_condition(cls, v: str | None) -> str | None:
+        """A condition, not a statement: it is spliced into the rule scan's WHERE, so
+        ``1=1; COPY ... TO ...`` would otherwise run a second statement."""
+        if v is not None:
+            try:
+                parsed = duckdb.extract_statements(f"SELECT 1 FROM events e WHERE ({v})")
+            except duckdb.Error as exc:
+                raise ValueError(f"sql does not parse as a DuckDB condition: {exc}") from exc
+            if len(parsed) != 1 or parsed[0].type != duckdb.StatementType.SELECT:
+                raise ValueError("sql must be one condition on the event row, not a statement")
+        return v
+
     @field_validator("regex")
     @classmethod
     def _compiles(cls, v: str | None) -> str | None:

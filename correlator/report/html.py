@@ -219,10 +219,12 @@ def _summary(v: Verdict, events: pa.Table, facts: pa.Table) -> str:
         rows.append(("Why", _e(rc.explanation)))
         rows.append(("Fix", _e(rc.fix) if rc.fix else "<span class=\"sub\">no fix known</span>"))
         rows.append(("Verify", f"<code>{_e(rc.verify)}</code>" if rc.verify else "<span class=\"sub\">—</span>"))
+        if rc.basis:
+            rows.append(("Basis", f"<span class=\"sub\">{_e('; '.join(rc.basis))}</span>"))
         if rc.rule_evidence:
             rows.append(("Rule evidence", f"<span class=\"sub\">{_e(rc.rule_evidence)}</span>"))
     elif v.status == "healthy":
-        rows.append(("Root cause", "none: no failure signature and no error lines found"))
+        rows.append(("Root cause", "none: " + _e(v.status_reason or "the run reports a healthy end")))
     else:
         rows.append(("Root cause", "not determined (see hypotheses and missing facts)"))
     if v.first_deviating:

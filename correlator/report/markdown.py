@@ -118,10 +118,12 @@ def _summary(v: Verdict, events: pa.Table, facts: pa.Table) -> str:
         rows.append(("Why", _cell(rc.explanation)))
         rows.append(("Fix", _cell(rc.fix) if rc.fix else "_no fix known_"))
         rows.append(("Verify", _code(rc.verify) if rc.verify else "—"))
+        if rc.basis:
+            rows.append(("Basis", _cell("; ".join(rc.basis))))
         if rc.rule_evidence:
             rows.append(("Rule evidence", _cell(rc.rule_evidence)))
     elif v.status == "healthy":
-        rows.append(("Root cause", "none: no failure signature and no error lines found"))
+        rows.append(("Root cause", "none: " + _cell(v.status_reason or "the run reports a healthy end")))
     else:
         rows.append(("Root cause", "not determined (see hypotheses and missing facts)"))
     if v.first_deviating:

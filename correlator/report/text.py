@@ -41,14 +41,19 @@ def render(v: Verdict) -> str:
     add(head)
     add(f"  {v.ranks} ranks, {v.nodes} nodes, {v.files} files, {v.events:,} events"
         + (f"; compared with baseline {v.baseline}" if v.baseline else ""))
+    if v.status_reason:
+        add(f"  status: {v.status_reason}")
     if v.status == "healthy":
-        add("  no failure signature and no error lines found")
         return "\n".join(out) + "\n"
 
     add("")
     if v.initiating:
         i = v.initiating
-        if i.all_ranks:
+        if i.kind == "external":
+            add("Initiating: from outside the job (a scheduler, a signal, a preemption): no rank to blame")
+        elif i.kind == "unknown" and i.rank is None and i.node is None:
+            add("Initiating: unknown (only echoes of the failure were found)")
+        elif i.all_ranks:
             add("Initiating: all ranks alike (the same failure everywhere: configuration or code, not one bad rank)")
         else:
             where = [f"rank {i.rank}" if i.rank is not None else "no single rank"]
@@ -71,6 +76,8 @@ def render(v: Verdict) -> str:
             add("  Fix:    " + _clip(rc.fix, 400))
         if rc.verify:
             add("  Verify: " + _clip(rc.verify, 400))
+        for b in rc.basis:
+            add("  Basis:  " + _clip(b, 300))
         if rc.rule_evidence:
             add("  (rule evidence: " + _clip(rc.rule_evidence, 200) + ")")
 
