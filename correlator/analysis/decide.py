@@ -152,16 +152,17 @@ def decide(
     if not all_ranks and not external and _deterministic_everywhere(con, top, hyps):
         all_ranks = True
         top.notes.append("a deterministic check raised before training: every rank runs it alike")
-    all_ranks = all_ranks or external  # stopped from outside: every rank alike, no rank to blame
+    all_ranks = all_ranks and not external  # stopped from outside: no rank to blame, nor a failure of every rank
     # one process's own failure is kind "rank" even where its rank number is not printed
     # (a lone pasted traceback); "unknown" is left for inferences that name nobody
     kind = ("external" if external else "all_ranks" if all_ranks
             else "rank" if top.rank is not None or top.node is not None
             or (top.evidence is not None and top.inference is None
                 and not (top.classification and top.classification.entry.echo)) else "unknown")
-    local_rank, gpu = (None, None) if all_ranks else _device_of(con, top)
+    nobody = all_ranks or external
+    local_rank, gpu = (None, None) if nobody else _device_of(con, top)
     verdict.initiating = Initiating(
-        kind=kind, rank=None if all_ranks else top.rank, node=None if all_ranks else top.node,
+        kind=kind, rank=None if nobody else top.rank, node=None if nobody else top.node,
         local_rank=local_rank, gpu=gpu, all_ranks=all_ranks, confidence=round(confidence, 3),
     )
     verdict.root_cause = _root_cause(top)
@@ -171,20 +172,20 @@ def decide(
         f"failure evidence at {top.evidence.file}:{top.evidence.line_no}" if top.evidence is not None
         else "inferred from the other ranks' reports"
     )
-    init_rank = None if all_ranks else top.rank
+    init_rank = None if nobody else top.rank
     # Echoes: collateral findings, and the winner's peers repeating a root signature
     # after it (every rank raising "Loss is NaN" once rank 1's loss went inf).
     echoes = collateral_rows + [
         r for r in root_rows
-        if not all_ranks and r["rank"] is not None and r["rank"] != init_rank
+        if not nobody and r["rank"] is not None and r["rank"] != init_rank
         and (top.ts is None or r["ts_aligned"] is None or epoch(r["ts_aligned"]) >= top.ts - SIMULTANEOUS_S)
     ]
     verdict.collateral = _collateral(echoes, by_id, init_rank)
-    chosen = _pick_first_deviating(candidates, top, init_rank, all_ranks)
+    chosen = _pick_first_deviating(candidates, top, init_rank, nobody)
     if chosen is not None:
         verdict.first_deviating = _first_deviating(con, chosen)
     elif top.evidence is not None and (top.rule is not None or top.inference is None):
-        verdict.first_deviating = _evidence_as_first_deviating(con, top, all_ranks)
+        verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody)
     return verdict
 
 
