@@ -53,3 +53,14 @@ def test_lines_of_one_length_that_are_not_wrapped_stay():
     assert _join(stamped) == stamped
     bars = [f"Training:  20%|███▏   | 6/30 [00:00<00:01, 14.86it/s, loss=4.63{i}]" for i in range(3)]
     assert _join(bars) == bars
+
+
+def test_a_single_cut_after_a_quote_or_inside_an_acronym_is_joined():
+    q = 'other_models = (accelerator.unwrap_model(unet.base_model.model))) else "text_encoder"'
+    assert _join(["x", q[:72], q[72:], "y"]) == ["x", q, "y"]
+    n = "torch.distributed.DistBackendError: NCCL error in: x.hpp:268, remote process exited, NCCL version 2.21.5"
+    cut = n.index("CCL version")
+    assert _join(["x", n[:cut], n[cut:], "y"]) == ["x", n, "y"]
+    # a heading's colon is a line end, not a cut
+    assert _join(["x", "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:", "experiments/a.py FAILED"]) == [
+        "x", "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:", "experiments/a.py FAILED"]

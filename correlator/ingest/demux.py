@@ -397,9 +397,14 @@ def join_hard_wraps(df: pl.DataFrame) -> pl.DataFrame:
     if per_row is None:
         return df
     widths, several = per_row.get_column("w"), (per_row.get_column("n") >= 2).fill_null(False)
-    # one line of the greatest length: a wrap only where the cut fell inside a word
-    # ("...python3.6/sit" + "e-packages/...")
-    mid_word = text.str.contains(r"\w$") & text.shift(-1).str.contains(r"^ ?[a-z0-9_]").fill_null(False)
+    # one line of the greatest length: a wrap only where the cut fell inside a word or
+    # a name ("...python3.6/sit" + "e-packages/...", '... else "' + 'text_encoder"',
+    # "... error, N" + "CCL version")
+    nxt = text.shift(-1)
+    mid_word = (
+        (text.str.contains(r"[\w\"'/-]$") & nxt.str.contains(r"^ ?[a-z0-9_]"))
+        | (text.str.contains(r"[A-Z]$") & nxt.str.contains(r"^[A-Z0-9]{2}"))
+    ).fill_null(False)
     head = (lens == widths).fill_null(False) & (several | mid_word)
     head = head & ~text.str.contains(_NOT_A_HEAD).fill_null(False)
     if not head.any():
@@ -411,12 +416,17 @@ def join_hard_wraps(df: pl.DataFrame) -> pl.DataFrame:
         pl.lit(True).alias("usual")
     )
     usual_start = frame.join(usual, on=["fi", "start"], how="left", maintain_order="left").get_column("usual")
+    cut_number = (text.str.contains(r"^\d") & text.shift(1).str.contains(r"\d$")).fill_null(False)
+    labelled = pl.DataFrame({"fi": keys, "l": text.str.contains(r"^ *\d+: ")}).select(
+        pl.col("l").mean().over("fi") >= 0.5
+    ).to_series()
     cont = (
         after_head
         & (lens > 0)
         & ~usual_start.fill_null(False)
-        # "...[127.0.0.1]:259" + "97: Connection reset": a number cut in two, no srun label
-        & ~(text.str.contains(_WRAP_PREFIX) & ~(text.str.contains(r"^\d") & text.shift(1).str.contains(r"\d$")).fill_null(False))
+        # "...[127.0.0.1]:259" + "97: Connection reset": a number cut in two, no srun
+        # label, unless the file's lines mostly have one
+        & ~(text.str.contains(_WRAP_PREFIX) & ~(cut_number & ~labelled))
         & ~text.str.contains(_LINE_START)
         & ~(text.str.contains(_EXCEPTION_START) & ~text.shift(1).str.ends_with(".").fill_null(False))
     )
