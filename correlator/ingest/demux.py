@@ -339,14 +339,14 @@ def restrip_glued(df: pl.DataFrame) -> pl.DataFrame:
 
 # Hard wrap: a terminal (or a ticket) cuts every line longer than its width W into
 # pieces of exactly W characters, so a wrapped file has lines of length W and none
-# longer (where only one line has it, the cut must fall inside a word). A line W long (the *head*) is continued by the next line unless
-# that one starts the way a line does: with a launcher prefix, a glog or ISO stamp,
-# a traceback's header, two spaces (a code line under its frame, a table row), or
-# the same first characters (digits alike) as a line of this file that follows a
-# line shorter than W (the same message printed by several ranks, all of the
-# file's greatest length, is no wrap). Table rows and borders (all of one width)
-# and progress bars are never heads, and a file is wrapped only if at least half
-# of its heads are continued.
+# longer (where only one line has it, the cut must fall inside a word). A line W
+# long (the *head*) is continued by the next line unless that one starts the way a
+# line does: with a launcher prefix, a glog or ISO stamp, a traceback's header, two
+# spaces (a code line under its frame, a table row), or the same first characters
+# (digits alike) as a line of this file that follows a line shorter than W (the
+# same message printed by several ranks, all of the file's greatest length, is no
+# wrap). Table rows and borders (all of one width) are never heads, and a file is
+# wrapped only if at least half of its heads are continued.
 MIN_WRAP_WIDTH = 40
 # Any prefix, but a pdsh host only with a digit (as ``_pdsh_ok``): "id: 32492) of
 # binary" is a piece of a wrapped line, "node-3: x" a host's line.
@@ -355,7 +355,7 @@ _WRAP_PREFIX = (
     + r"|[A-Za-z0-9._-]*\d[A-Za-z0-9._-]*: )"
 )
 _START_CHARS = 12
-_NOT_A_HEAD = r"(?:[|+│┃╮╯┐┘]|[-=]{3})\s*$|\d%\||(?:it/s|s/it)[\],]"
+_NOT_A_HEAD = r"(?:[|+│┃╮╯┐┘]|[-=]{3})\s*$"
 _LINE_START = (
     r"^(?:\[?[IWEF]\d{4} \d\d:\d\d|\[?[IWEF] [\w/.-]+\.(?:cpp|cc|h|hpp):\d+\]"
     r"|\[?\d{4}-\d\d-\d\d[T ]\d\d:|\[?[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d "
