@@ -64,3 +64,8 @@ def test_a_single_cut_after_a_quote_or_inside_an_acronym_is_joined():
     # a heading's colon is a line end, not a cut
     assert _join(["x", "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:", "experiments/a.py FAILED"]) == [
         "x", "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:", "experiments/a.py FAILED"]
+
+
+def test_lines_cut_by_the_reader_are_no_wrap():
+    huge = ["x" * 5000, "next line", "y" * 5000, "another"]
+    assert _join(huge) == huge

@@ -348,6 +348,9 @@ def restrip_glued(df: pl.DataFrame) -> pl.DataFrame:
 # wrap). Table rows and borders (all of one width) are never heads, and a file is
 # wrapped only if at least half of its heads are continued.
 MIN_WRAP_WIDTH = 40
+# wider than any terminal or ticket: the reader's cut of a huge line (max_line_bytes)
+# gives several lines of one length too, and they are no wrap
+MAX_WRAP_WIDTH = 1000
 # Any prefix, but a pdsh host only with a digit (as ``_pdsh_ok``): "id: 32492) of
 # binary" is a piece of a wrapped line, "node-3: x" a host's line.
 _WRAP_PREFIX = (
@@ -371,13 +374,14 @@ _EXCEPTION_START = r"^(?:[A-Za-z_][\w.]*(?:Error|Exception|Warning)(?::|$)|[A-Z]
 
 def _wrap_widths(keys: pl.Series, lens: pl.Series) -> pl.Series | None:
     """Per row, ``w``: the width its file (``keys``) may be hard-wrapped at, its
-    greatest line length if that is at least ``MIN_WRAP_WIDTH`` (else null), and
+    greatest line length if that is within ``MIN_WRAP_WIDTH``..``MAX_WRAP_WIDTH``
+    (else null), and
     ``n``: how many of its lines have it; None if no file can be wrapped."""
     per = (
         pl.DataFrame({"fi": keys, "len": lens})
         .group_by("fi")
         .agg(pl.col("len").max().alias("w"), (pl.col("len") == pl.col("len").max()).sum().alias("n"))
-        .filter(pl.col("w") >= MIN_WRAP_WIDTH)
+        .filter(pl.col("w").is_between(MIN_WRAP_WIDTH, MAX_WRAP_WIDTH))
     )
     if per.height == 0:
         return None
