@@ -38,7 +38,7 @@ PATTERNS = (
         regex=(
             r'(?s)^(?:(?:.*Traceback \(most recent call last\):|\s*File "[^\n]*", line \d+).*\n)?'
             r"(?P<exc_type>[A-Za-z_][\w.]*)(?:: (?P<exc_msg>[^\n]*))?\s*$"
-            r'|^.*Traceback \(most recent call last\):\s*\n\s*File "|^\s*File "[^\n]*", line \d+, in '
+            r'|^.*Traceback \(most recent call last\):\s*\n\s*File |^\s*File "[^\n]*", line \d+, in '
         ),
         source=SOURCE,
         level="ERROR",
