@@ -15,6 +15,24 @@ _C10D_FILES = (
     "TCPStoreLibUvBackend",
 )
 
+
+def _fingerprint(prefix: str) -> str:
+    """``CollectiveFingerPrint(...)`` as ProcessGroupWrapper prints it, its fields as
+    ``<prefix>seq``, ``op``, ``shape`` (the first tensor's), ``dtype``, the whole as
+    ``<prefix>fingerprint``. TensorDeviceTypes nests parentheses two deep
+    (``TensorOptions(dtype=float (default), ..., memory_format=(nullopt))``); the
+    short form has no comma (``SequenceNumber=1OpType=BARRIER``), torch 1.x no
+    SequenceNumber; a message cut short keeps the fields before the cut."""
+    nested = r"(?:[^()]|\((?:[^()]|\([^()]*\))*\))*"
+    return (
+        rf"CollectiveFingerPrint\((?P<{prefix}fingerprint>"
+        rf"(?:SequenceNumber=(?P<{prefix}seq>\d+),? ?)?OpType=(?P<{prefix}op>\w+)"
+        rf"(?:, TensorShape=\[(?P<{prefix}shape>[^\]]*)\])?"
+        rf"(?:, TensorDtypes=(?P<{prefix}dtype>[^()]*?)(?:, TensorDeviceTypes={nested}|$))?"
+        r")\)?"
+    )
+
+
 PATTERNS = (
     Pattern(
         "c10d.cpp_log",
@@ -165,13 +183,16 @@ PATTERNS = (
         triggers=("Detected mismatch between collectives on ranks",),
         regex=(
             r"Detected mismatch between collectives on ranks\. Rank (?P<peer_rank>\d+) is running "
-            r"(?:inconsistent )?collective: CollectiveFingerPrint\((?P<fingerprint>[^)]*?(?:\([^)]*\)[^)]*?)*)\)"
-            r"(?:, but Rank (?P<other_rank>\d+) is running collective: CollectiveFingerPrint\((?P<other_fingerprint>[^)]*)\))?"
+            r"(?:inconsistent )?collective: " + _fingerprint("")
+            + r"(?:, but Rank (?P<other_rank>\d+) is running (?:inconsistent )?collective: " + _fingerprint("other_") + ")?"
         ),
         source=SOURCE,
         level="ERROR",
         examples=(
             "  RuntimeError: Detected mismatch between collectives on ranks. Rank 1 is running collective: CollectiveFingerPrint(SequenceNumber=1OpType=BARRIER), but Rank 2 is running collective: CollectiveFingerPrint(SequenceNumber=0OpType=BARRIER).Collectives di",
+            # sample_logs/collective-mismatch-detail/rank0.log (torch 2.13, gloo); values in
+            # tests/test_c10d_fingerprint.py
+            "[rank0]: RuntimeError: Detected mismatch between collectives on ranks. Rank 0 is running collective: CollectiveFingerPrint(SequenceNumber=43, OpType=ALLREDUCE, TensorShape=[], TensorDtypes=Float, TensorDeviceTypes=TensorOptions(dtype=float (default), device=cpu, layout=Strided (default), requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt))), but Rank 3 is running collective: CollectiveFingerPrint(SequenceNumber=43, OpType=ALLGATHER, TensorShape=[], TensorDtypes=Float, TensorDeviceTypes=TensorOptions(dtype=float (default), device=cpu, layout=Strided (default), requires_grad=false (default), pinned_memory=false (default), memory_format=(nullopt))).Collectives differ in the following aspects:   Op type: ALLREDUCEvs ALLGATHER",
         ),
     ),
     Pattern(

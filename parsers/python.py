@@ -27,13 +27,33 @@ PATTERNS = (
         examples=("INFO:__main__:*** Evaluate ***",),
         near_misses=("ERROR: bad thing",),
     ),
+    # A Python exception: its traceback, one whose header was cut off (a paste that
+    # begins at a frame: correlator.ingest.fold starts an event there), one cut off
+    # after a frame, before its exception line (no exc_type), or the exception line
+    # alone. Frames are "File ..., line N, in f" (faulthandler's have no comma).
     Pattern(
         "python.traceback",
         envelope=True,
-        triggers=("Traceback (most recent call last):",),
-        regex=r"(?s)^.*\n(?P<exc_type>[A-Za-z_][\w.]*)(?:: (?P<exc_msg>[^\n]*))?\s*$",
+        triggers=("Traceback (most recent call last):", 'File "', "Error: ", "Exception: "),
+        regex=(
+            r'(?s)^(?:(?:.*Traceback \(most recent call last\):|\s*File "[^\n]*", line \d+).*\n)?'
+            r"(?P<exc_type>[A-Za-z_][\w.]*)(?:: (?P<exc_msg>[^\n]*))?\s*$"
+            r'|^.*Traceback \(most recent call last\):\s*\n\s*File |^\s*File "[^\n]*", line \d+, in '
+        ),
         source=SOURCE,
         level="ERROR",
+        examples=(
+            "Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>\n    main()\nValueError: bad",
+            "  File \"train.py\", line 12, in <module>\n    main()\nValueError: bad",
+            "Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>",
+            "  File \"train.py\", line 12, in <module>\n    main()",
+            "FileExistsError: [Errno 17] File exists: '/x'",
+        ),
+        near_misses=(
+            "Traceback (most recent call last):",
+            "loss went up\nValueError: bad",
+            "  File \"train.py\", line 12 in <module>\n  File \"train.py\", line 3 in main",
+        ),
     ),
     Pattern(
         "python.cuda_oom",

@@ -128,7 +128,8 @@ PATTERNS = (
     ),
     Pattern(
         "torchrun.failure_entry",
-        triggers=("exitcode  :", "exitcode:"),
+        # "time" opens every entry: one pasted short of its exitcode is still an entry
+        triggers=("exitcode  :", "exitcode:", "  time      :"),
         regex=r"^\[(?P<entry>\d+)\]:\n",
         source=SOURCE,
         level="ERROR",

@@ -335,3 +335,117 @@ def restrip_glued(df: pl.DataFrame) -> pl.DataFrame:
     for c in (*OUTPUT_COLUMNS, "text"):
         out = out.with_columns(out.get_column(c).scatter(idx, merged.get_column(c)))
     return out
+
+
+# Hard wrap: a terminal (or a ticket) cuts every line longer than its width W into
+# pieces of exactly W characters, so a wrapped file has lines of length W and none
+# longer (where only one line has it, the cut must fall inside a word). A line W
+# long (the *head*) is continued by the next line unless that one starts the way a
+# line does: with a launcher prefix, a glog or ISO stamp, a traceback's header, two
+# spaces (a code line under its frame, a table row), or the same first characters
+# (digits alike) as a line of this file that follows a line shorter than W (the
+# same message printed by several ranks, all of the file's greatest length, is no
+# wrap). Table rows and borders (all of one width) are never heads, and a file is
+# wrapped only if at least half of its heads are continued.
+MIN_WRAP_WIDTH = 40
+# wider than any terminal or ticket: the reader's cut of a huge line (max_line_bytes)
+# gives several lines of one length too, and they are no wrap
+MAX_WRAP_WIDTH = 1000
+# Any prefix, but a pdsh host only with a digit (as ``_pdsh_ok``): "id: 32492) of
+# binary" is a piece of a wrapped line, "node-3: x" a host's line.
+_WRAP_PREFIX = (
+    "^(?:" + "|".join(re.sub(r"\(\?P<\w+>", "(?:", p.regex[1:]) for p in PREFIXES if p.name != "pdsh")
+    + r"|[A-Za-z0-9._-]*\d[A-Za-z0-9._-]*: )"
+)
+_START_CHARS = 12
+_NOT_A_HEAD = r"(?:[|+│┃╮╯┐┘]|[-=]{3})\s*$"
+_LINE_START = (
+    r"^(?:\[?[IWEF]\d{4} \d\d:\d\d|\[?[IWEF] [\w/.-]+\.(?:cpp|cc|h|hpp):\d+\]"
+    r"|\[?\d{4}-\d\d-\d\d[T ]\d\d:|\[?[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d "
+    r"|Traceback \(most recent call last\):|During handling of the above exception"
+    r"|The above exception was the direct cause|terminate called after throwing|[-=]{10,}\s*$"
+    r"|\s\s)"
+)
+# an exception line or a heading ("ChildFailedError: ", "Root Cause:") starts a
+# line, unless the head ends in a dot: then it ends the head's dotted name
+# ("torch.distributed.elastic.multiprocessing.errors." + "ChildFailedError: ")
+_EXCEPTION_START = r"^(?:[A-Za-z_][\w.]*(?:Error|Exception|Warning)(?::|$)|[A-Z][\w ()-]*:\s*$)"
+
+
+def _wrap_widths(keys: pl.Series, lens: pl.Series) -> pl.Series | None:
+    """Per row, ``w``: the width its file (``keys``) may be hard-wrapped at, its
+    greatest line length if that is within ``MIN_WRAP_WIDTH``..``MAX_WRAP_WIDTH``
+    (else null), and
+    ``n``: how many of its lines have it; None if no file can be wrapped."""
+    per = (
+        pl.DataFrame({"fi": keys, "len": lens})
+        .group_by("fi")
+        .agg(pl.col("len").max().alias("w"), (pl.col("len") == pl.col("len").max()).sum().alias("n"))
+        .filter(pl.col("w").is_between(MIN_WRAP_WIDTH, MAX_WRAP_WIDTH))
+    )
+    if per.height == 0:
+        return None
+    return pl.DataFrame({"fi": keys}).join(per.select("fi", "w", "n"), on="fi", how="left", maintain_order="left")
+
+
+def join_hard_wraps(df: pl.DataFrame) -> pl.DataFrame:
+    """Join the pieces of hard-wrapped lines back into one row (``text`` in file
+    order; ``fi`` the file where a batch holds several). The row keeps its first
+    piece's other columns."""
+    if df.height < 3:
+        return df
+    text = df.get_column("text")
+    keys = df.get_column("fi") if "fi" in df.columns else pl.repeat(0, df.height, dtype=pl.UInt32, eager=True)
+    lens = text.str.len_chars()
+    per_row = _wrap_widths(keys, lens)
+    if per_row is None:
+        return df
+    widths, several = per_row.get_column("w"), (per_row.get_column("n") >= 2).fill_null(False)
+    # one line of the greatest length: a wrap only where the cut fell inside a word or
+    # a name ("...python3.6/sit" + "e-packages/...", '... else "' + 'text_encoder"',
+    # "... error, N" + "CCL version")
+    nxt = text.shift(-1)
+    mid_word = (
+        (text.str.contains(r"[\w\"'/-]$") & nxt.str.contains(r"^ ?[a-z0-9_]"))
+        | (text.str.contains(r"[A-Z]$") & nxt.str.contains(r"^[A-Z0-9]{2}"))
+    ).fill_null(False)
+    head = (lens == widths).fill_null(False) & (several | mid_word)
+    head = head & ~text.str.contains(_NOT_A_HEAD).fill_null(False)
+    if not head.any():
+        return df
+    after_head = head.shift(1, fill_value=False) & (keys == keys.shift(1)).fill_null(False)
+    start = text.str.slice(0, _START_CHARS).str.replace_all(r"\d", "0")
+    frame = pl.DataFrame({"fi": keys, "start": start, "after_head": after_head})
+    usual = frame.filter(~pl.col("after_head")).select("fi", "start").unique().with_columns(
+        pl.lit(True).alias("usual")
+    )
+    usual_start = frame.join(usual, on=["fi", "start"], how="left", maintain_order="left").get_column("usual")
+    cut_number = (text.str.contains(r"^\d") & text.shift(1).str.contains(r"\d$")).fill_null(False)
+    labelled = pl.DataFrame({"fi": keys, "l": text.str.contains(r"^ *\d+: ")}).select(
+        pl.col("l").mean().over("fi") >= 0.5
+    ).to_series()
+    cont = (
+        after_head
+        & (lens > 0)
+        & ~usual_start.fill_null(False)
+        # "...[127.0.0.1]:259" + "97: Connection reset": a number cut in two, no srun
+        # label, unless the file's lines mostly have one
+        & ~(text.str.contains(_WRAP_PREFIX) & ~(cut_number & ~labelled))
+        & ~text.str.contains(_LINE_START)
+        & ~(text.str.contains(_EXCEPTION_START) & ~text.shift(1).str.ends_with(".").fill_null(False))
+    )
+    if not cont.any():
+        return df
+    # a wrapped file's heads are mostly continued; where most are not, the few that
+    # seem to be are lines that merely have the greatest length
+    per = pl.DataFrame({"fi": keys, "head": head, "cont": cont}).group_by("fi").agg(
+        (pl.col("cont").sum() * 2 >= pl.col("head").sum()).alias("wrapped")
+    )
+    cont = cont & frame.join(per, on="fi", how="left", maintain_order="left").get_column("wrapped")
+    if not cont.any():
+        return df
+    eid = (~cont).cum_sum()
+    joined = pl.DataFrame({"_eid": eid, "text": text}).group_by("_eid", maintain_order=True).agg(
+        pl.col("text").str.join("")
+    )
+    return df.filter(~cont).with_columns(joined.get_column("text").alias("text"))

@@ -13,6 +13,8 @@ A line continues the event above it when it is:
   exception markers, table borders of nvidia-smi, the accelerate state block,
   glog option dumps, closing brackets of a JSON dump, rich traceback boxes;
 - a ``Traceback`` line right after a chained-exception marker;
+but a traceback frame (``  File "x.py", line N``) after a line that is neither
+indented nor ends in ``:`` starts an event: a traceback whose header was cut off;
 - the ``ExcType: message`` line right after a traceback's last frame;
 - inside a report block (``collect_env``, ``nvidia-smi -q``) until the next
   stamped line.
@@ -57,6 +59,11 @@ _CHAIN_MARKERS = (
 # "ValueError: x", "torch.OutOfMemoryError: CUDA out of memory", "KeyboardInterrupt"
 _EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure|error)\b(?::|$)|^[A-Za-z_][\w.]*: "
 
+# A traceback's frame line; one that follows neither an indented line nor a line
+# ending in ":" (a header: "Traceback ...:", "Thread 0x... (most recent call first):")
+# starts a traceback whose header was cut off (a paste that began below it).
+_FRAME_LINE = r'^\s+File "[^"\n]*", line \d+'
+
 # Report blocks: opened by a marker line, closed by the next stamped line.
 _BLOCK_OPENERS = (
     r"^(?:Collecting environment information\.\.\.|PyTorch version: |==============NVSMI LOG==============)"
@@ -84,6 +91,8 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         t.str.starts_with("PyTorch version: ").alias("torch_version"),
         (t == "Collecting environment information...").alias("collecting"),
         t.str.contains(_EXCEPTION_LINE).alias("exc_line"),
+        t.str.contains(_FRAME_LINE).alias("frame"),
+        t.str.contains(r":\s*$").alias("opens"),
     )
     return flags.gather(codes)
 
@@ -118,7 +127,12 @@ def continuation_flags(
     prev = lambda e: within(e.shift(1))  # noqa: E731
     blank, indented, chain = pl.col("blank"), pl.col("indented"), pl.col("chain")
     tb_start = pl.col("tb_start")
-    tb_chained = tb_start & (prev(chain) | (prev(blank) & prev(prev(chain))))
+    after_chain = prev(chain) | (prev(blank) & prev(prev(chain)))
+    tb_chained = tb_start & after_chain
+    headless = (
+        pl.col("frame") & ~prev(indented).fill_null(False) & ~prev(pl.col("opens")).fill_null(False)
+        & ~after_chain.fill_null(False)
+    )
     opener = pl.col("opener_line") & ~(pl.col("torch_version") & prev(pl.col("collecting")).fill_null(False))
     stamped_outside = pl.col("ts").is_not_null() & ~pl.col("ts_format").is_in(
         list(_BLOCK_TS_FORMATS_INSIDE)
@@ -129,12 +143,12 @@ def continuation_flags(
         .otherwise(pl.lit(None, dtype=pl.Boolean))
         .forward_fill()
     ).fill_null(False)
-    cont = (blank | indented | pl.col("shapes") | tb_chained | (block & ~opener)).fill_null(False)
+    cont = (blank | indented | pl.col("shapes") | tb_chained | (block & ~opener)).fill_null(False) & ~headless
     flags = df.select(
         cont.alias("cont"),
         indented,
         pl.col("exc_line"),
-        tb_start,
+        (tb_start | headless).alias("tb_start"),
         pl.col("stream"),
     )
     # The exception line closing a traceback: right after an indented frame line,

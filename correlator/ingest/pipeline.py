@@ -43,6 +43,7 @@ from correlator.ingest.attribute import PathFacts, facts_from_path
 from correlator.ingest.classify import ATTR_TYPE, classify
 from correlator.ingest.demux import (
     SHAPE_CODE,
+    join_hard_wraps,
     restrip_glued,
     split_fused_mpi,
     split_glued_progress,
@@ -214,6 +215,7 @@ def lines_as_events(
 
 def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamState) -> pl.DataFrame:
     """Stage 1 for the lines of ``df`` (``fi``, ``line_no``, ``text``, in file order)."""
+    df = join_hard_wraps(df)
     df = df.with_columns(pl.lit(0, dtype=pl.Int32).alias("part"))
     # the lines' digit shapes, taken before demux: its searches ask them instead of
     # every line, and the rows it leaves unchanged (nearly all) keep them for fold
