@@ -175,3 +175,28 @@ def test_fold_equals_grouping_each_stream_by_its_continuation_flags(rows):
             want.append((run[0][0], run[last][0] if kept else run[0][0], message, stream))
     got = fold(df, carry_cols=[])
     assert got.select("line_no", "line_end", "message", "stream").rows() == sorted(want)
+
+
+def test_a_reraised_worker_traceback_stays_in_its_exception():
+    """torch's DataLoader re-raises a worker's exception with the worker's traceback in
+    its message (real lines, sample_logs/faults/single-getitem-keyerror, torch 2.13)."""
+    from correlator.ingest import lines_as_events
+
+    lines = [
+        "Traceback (most recent call last):",
+        '  File "/home/user/venv/lib/python3.11/site-packages/torch/_utils.py", line 794, in reraise',
+        "    raise exception",
+        "KeyError: Caught KeyError in DataLoader worker process 1.",
+        "Original Traceback (most recent call last):",
+        '  File "/home/user/job/ft.py", line 50, in __getitem__',
+        '    return rec["x"], torch.tensor([rec["y"]])',
+        "                                   ~~~^^^^^",
+        "KeyError: 'y'",
+        "12/01/2026 20:23:59 - INFO - ft - next line",
+    ]
+    ev = lines_as_events(lines).to_pylist()
+    assert [(e["line_no"], e["line_end"]) for e in ev] == [(1, 9), (10, 10)]
+    assert ev[0]["kind"] == "python.traceback" and ev[0]["message"].endswith("KeyError: 'y'")
+    # an "Original Traceback" that follows no exception line is not glued to anything
+    alone = lines_as_events(["12/01/2026 20:23:59 - INFO - ft - x", *lines[4:9]]).to_pylist()
+    assert alone[0]["line_end"] == 1

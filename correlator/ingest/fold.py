@@ -12,7 +12,8 @@ A line continues the event above it when it is:
 - a known continuation shape: ``frame #N``, ``Exception raised from``, chained
   exception markers, table borders of nvidia-smi, the accelerate state block,
   glog option dumps, closing brackets of a JSON dump, rich traceback boxes;
-- a ``Traceback`` line right after a chained-exception marker;
+- a ``Traceback`` line right after a chained-exception marker, and torch's
+  ``Original Traceback`` right after the exception line that re-raises it;
 but a traceback frame (``  File "x.py", line N``) after a line that is neither
 indented nor ends in ``:`` starts an event: a traceback whose header was cut off;
 - the ``ExcType: message`` line right after a traceback's last frame;
@@ -87,6 +88,7 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         t.str.contains(_CONTINUATION_SHAPES).alias("shapes"),
         t.is_in(list(_CHAIN_MARKERS)).alias("chain"),
         t.str.starts_with("Traceback (most recent call last):").alias("tb_start"),
+        t.str.starts_with("Original Traceback (most recent call last):").alias("orig_tb"),
         t.str.contains(_BLOCK_OPENERS).alias("opener_line"),
         t.str.starts_with("PyTorch version: ").alias("torch_version"),
         (t == "Collecting environment information...").alias("collecting"),
@@ -143,12 +145,17 @@ def continuation_flags(
         .otherwise(pl.lit(None, dtype=pl.Boolean))
         .forward_fill()
     ).fill_null(False)
-    cont = (blank | indented | pl.col("shapes") | tb_chained | (block & ~opener)).fill_null(False) & ~headless
+    # torch re-raises a worker's exception with the worker's traceback inside its
+    # message ("KeyError: Caught KeyError in DataLoader worker process 1." then
+    # "Original Traceback (most recent call last):" and the worker's frames)
+    reraised = pl.col("orig_tb") & prev(pl.col("exc_line")).fill_null(False)
+    cont = ((blank | indented | pl.col("shapes") | tb_chained | (block & ~opener)).fill_null(False) & ~headless
+            | reraised.fill_null(False))
     flags = df.select(
         cont.alias("cont"),
         indented,
         pl.col("exc_line"),
-        (tb_start | headless).alias("tb_start"),
+        (tb_start | headless | reraised.fill_null(False)).alias("tb_start"),
         pl.col("stream"),
     )
     # The exception line closing a traceback: right after an indented frame line,
