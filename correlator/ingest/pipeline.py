@@ -1080,6 +1080,7 @@ def _stage2(
         con.execute(f"CREATE {kind} {view} AS SELECT * FROM read_parquet({paths!r})")
     sql = resources.files("correlator.ingest").joinpath("attribute.sql").read_text()
     con.execute(sql)
+    _report_bad_numbers(con, problems)
     _finish_parts(con, scratch, pool)
     parts = sorted(str(p) for p in Path(scratch).glob("part-*.parquet"))
     columns = ", ".join(EVENT_SCHEMA.names)
@@ -1090,6 +1091,18 @@ def _stage2(
     con.register("problems_arrow", problems.to_arrow())
     con.execute("CREATE TABLE problems AS SELECT * FROM problems_arrow")
     return _Staged(con, parts)
+
+
+def _report_bad_numbers(con: duckdb.DuckDBPyConnection, problems: ProblemLog) -> None:
+    """A problem per file and attr whose numbers do not fit an INTEGER (attribute.sql's
+    ``bad_numbers``: past 2^31-1, glued pids, Unicode digits): they were read as NULL."""
+    rows = con.execute("SELECT file, key, line_no, n, example FROM bad_numbers ORDER BY file, key").fetchall()
+    for file, key, line_no, n, example in rows:
+        shown = example if len(example) <= 40 else example[:40] + "..."
+        problems.add(Problem(
+            file, f"{n:,} {key} value(s) that are not a number that fits 32 bits, e.g. {shown!r} on line {line_no}",
+            "read as unknown (NULL)", line_no,
+        ))
 
 
 # The columns attribute.sql decides an event's rank and node from.
