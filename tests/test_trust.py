@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from correlator.ingest import IngestOptions, ingest
 
@@ -120,3 +121,62 @@ def test_numbers_that_do_not_fit_become_null_with_a_problem(tmp_path: Path) -> N
 def test_analyze_survives_numbers_that_do_not_fit(tmp_path: Path) -> None:
     r = analyze_cli(_job(tmp_path / "job", BAD_NUMBERS))
     assert_clean_exit(r)  # was: a ConversionException traceback and exit 1 ("the job failed")
+
+
+# --------------------------------------------------------------------------- NUL bytes
+
+
+def test_one_nul_does_not_drop_a_log_and_the_text_around_nuls_is_kept(tmp_path: Path) -> None:
+    root = tmp_path / "job"
+    root.mkdir()
+    # a stray NUL early on, then the crash: the last line half written, NUL padding
+    (root / "rank0.log").write_bytes(
+        b"2024-05-01 12:00:00,000 - INFO - __main__ - step\x00 1\n"
+        + b"2024-05-01 12:00:01,000 - INFO - __main__ - step 2\n" * 50
+        + b"2024-05-01 12:00:09,000 - ERROR - __main__ - RuntimeError: CUDA error: an illegal memory access"
+        + bytes(20000) + b"\nrestarted\n"
+    )
+    (root / "nuls.log").write_bytes(b"abc\x00def\x00" * 100)  # scattered NULs: not a log
+    con = _ingest(root, tmp_path)
+    msgs = [m for (m,) in con.execute("SELECT message FROM events WHERE file = 'rank0.log' ORDER BY line_no").fetchall()]
+    assert msgs[0].endswith("step 1")
+    assert any(m.endswith("an illegal memory access") for m in msgs)
+    assert msgs[-1] == "restarted"
+    assert not any("\x00" in m for m in msgs)
+    problems = _problems(con)
+    assert [p for p in problems if p[0] == "rank0.log"] == [
+        ("rank0.log", 1, "20,001 NUL byte(s) removed (crash padding?), the first on line 1", "removed")
+    ]
+    assert any(p[0] == "nuls.log" and "NUL" in p[2] and p[3] == "skipped" for p in problems)
+
+
+@pytest.mark.parametrize(
+    ("head", "what"),
+    [
+        (b"\x7fELF\x02\x01\x01" + bytes(100), "ELF"),
+        (b"\x80\x04\x95" + b"x" * 100, "pickle"),
+        (b"PK\x03\x04" + b"x" * 100, "zip"),
+        (b"\x89PNG\r\n\x1a\n" + b"x" * 100, "PNG"),
+        (b"PAR1" + b"x" * 100, "Parquet"),
+    ],
+)
+def test_binary_is_decided_by_magic_numbers(tmp_path: Path, head: bytes, what: str) -> None:
+    from correlator.ingest.discover import discover
+    from correlator.timeline.problems import ProblemLog
+
+    (tmp_path / "x.log").write_bytes(head)
+    log = ProblemLog(echo=False)
+    assert discover(tmp_path, log) == []
+    assert what in log.items[0].what
+
+
+def test_gzip_inside_gzip_is_not_read_as_text(tmp_path: Path) -> None:
+    import gzip
+
+    from correlator.ingest.discover import discover
+    from correlator.timeline.problems import ProblemLog
+
+    (tmp_path / "rank0.log.gz").write_bytes(gzip.compress(gzip.compress(b"hello\n" * 100)))
+    log = ProblemLog(echo=False)
+    assert discover(tmp_path, log) == []
+    assert "compressed twice" in log.items[0].what

@@ -783,6 +783,11 @@ def _magic_kind(head: bytes) -> str | None:
     for offset, magic, what in _BINARY_MAGIC:
         if head[offset : offset + len(magic)] == magic:
             return what
+    # Compressed data inside a compressed file (its magic is sniffed before, so only a
+    # stream compressed twice gets here): read as text it would be noise.
+    kind = _sniff_compression(head)
+    if kind is not None:
+        return f"{kind} data inside a compressed file (compressed twice; not expanded)"
     # Pickle protocol 2+ (torch flight-recorder dumps, legacy .pt files).
     if len(head) >= 2 and head[0] == 0x80 and 2 <= head[1] <= 5:
         return "pickle (e.g. a flight-recorder dump)"
@@ -790,14 +795,24 @@ def _magic_kind(head: bytes) -> str | None:
 
 
 def _binary_reason(head: bytes) -> str | None:
-    """Why ``head`` (the first bytes of the decompressed stream) is not text, or None."""
+    """Why ``head`` (the first bytes of the decompressed stream) is not text, or None.
+
+    Decided on evidence, not on one byte: the known binary formats were recognised by
+    their magic numbers before (``_magic_kind``); here it is the share of bytes no
+    text log holds. Runs of NULs are what a crashed node leaves (blocks allocated,
+    never written) and are left out of the count; a stray NUL is a control byte like
+    any other, so one NUL in a log no longer drops it (the reader removes them, with a
+    problem). Scattered NULs past 1% are not a log, though (UTF-16 without a BOM, a
+    struct dump): text has none of them.
+    """
     # (the checks a plain ASCII log passes are C scans: the regexes cost 0.1 ms a
     # file, which a job of thousands of rank logs paid before any work began)
     rest = _NUL_PADDING.sub(b"", head) if b"\x00" in head else head
     if not rest:
         return f"binary content (only NUL bytes in the first {len(head):,} bytes)"
-    if b"\x00" in rest:
-        return f"binary content (NUL bytes in the first {len(head):,} bytes)"
+    nuls = rest.count(b"\x00")
+    if nuls > max(1, len(rest) // 100):
+        return f"binary content ({nuls:,} scattered NUL bytes in the first {len(head):,} bytes)"
     if rest.isascii():
         text_len, bad = len(rest), len(rest) - len(rest.translate(None, _NON_TEXT_BYTES))
     else:

@@ -17,6 +17,9 @@ This is the hot path of ingest, so it works on whole chunks, never line by line:
    more ``\\r`` (tqdm rewriting its bar) keeps its last non-blank ``\\r``-segment,
    the line's final state. "Blank" means only spaces and tabs, because tqdm
    clears a bar (``leave=False``) by writing spaces over it.
+   NUL bytes (a crashed rank's log is often NUL-padded where blocks were allocated
+   but never written) are removed from the chunk's bytes before all this, when a
+   ``memchr`` finds one, and counted (one Problem per file).
 4. Rows longer than ``max_line_bytes`` are truncated (a handful of rows, so a
    Python loop over *them* is fine) with a Problem each.
 
@@ -334,6 +337,8 @@ class _Reader:
         self.replaced = 0  # invalid UTF-8 sequences replaced by U+FFFD
         self.replaced_first: int | None = None
         self.bytes_read = 0  # decompressed bytes the stream delivered
+        self.nuls = 0  # NUL bytes removed
+        self.nuls_first: int | None = None
 
     def problem(self, what: str, action: str, line: int | None = None) -> None:
         self.problems.add(Problem(file=self.rel, what=what, action=action, line=line))
@@ -353,6 +358,19 @@ class _Reader:
         except Exception as e:  # keep what arrived before the damage
             return b"".join(parts), True, e
         return (parts[0] if len(parts) == 1 else b"".join(parts)), False, None
+
+    def drop_nuls(self, data: bytes) -> bytes:
+        """``data`` without its NUL bytes, counted (one Problem per file, at the end).
+
+        A crashed rank's log is often NUL-padded where blocks were allocated but never
+        written; the text around the NULs is evidence and is kept. (One C scan per
+        chunk finds them; only a chunk holding one is copied.)
+        """
+        if self.nuls_first is None:
+            self.nuls_first = self.line_no + data.count(b"\n", 0, data.find(b"\x00"))
+        kept = data.replace(b"\x00", b"")
+        self.nuls += len(data) - len(kept)
+        return kept
 
     def split(self, buf: bytes, stop: int) -> pl.Series:
         """Lines of ``buf[:stop]`` (newline-free at its end) as a String Series."""
@@ -436,6 +454,8 @@ class _Reader:
         while True:
             # The first read asks for >= 4 bytes so a BOM is never split.
             data, ended, error = self.fill(stream, max(step, 4) if first else step)
+            if data.find(b"\x00") >= 0:
+                data = self.drop_nuls(data)
             if first:
                 first = False
                 if data.startswith(_BOM):
@@ -488,6 +508,12 @@ class _Reader:
                 f"the first on line {self.replaced_first}",
                 "replaced",
                 self.replaced_first,
+            )
+        if self.nuls:
+            self.problem(
+                f"{self.nuls:,} NUL byte(s) removed (crash padding?), the first on line {self.nuls_first}",
+                "removed",
+                self.nuls_first,
             )
         if error is not None:
             if isinstance(error, DamagedStream):
