@@ -180,3 +180,124 @@ def test_gzip_inside_gzip_is_not_read_as_text(tmp_path: Path) -> None:
     log = ProblemLog(echo=False)
     assert discover(tmp_path, log) == []
     assert "compressed twice" in log.items[0].what
+
+
+# --------------------------------------------------------------------------- archives, bombs, stdin, growing files
+
+
+def _tar_gz(members: dict[str, bytes]) -> bytes:
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as t:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def test_tar_gz_is_decompressed_once_not_once_per_member(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+    import pickle
+    import stat
+
+    from correlator.ingest import discover as d
+    from correlator.timeline.problems import ProblemLog
+
+    members = {f"job/rank{i}.log": b"".join(b"rank%d line %d\n" % (i, n) for n in range(2000)) for i in range(6)}
+    members["../../escape.log"] = b"a member that names a path outside\n"
+    (tmp_path / "job.tar.gz").write_bytes(_tar_gz(members))
+    passes = []
+    real = d.DecompressReader.__init__
+
+    def counting(self, raw, kind):  # type: ignore[no-untyped-def]
+        passes.append(kind)
+        real(self, raw, kind)
+
+    monkeypatch.setattr(d.DecompressReader, "__init__", counting)
+    files = d.discover(tmp_path / "job.tar.gz", ProblemLog(echo=False))
+    assert passes == ["gzip", "gzip"]  # the sniff of the archive, then its one scan
+    # read in any order, as the worker processes do (each with its own copy): no new pass
+    for f in reversed(files):
+        copy = pickle.loads(pickle.dumps(f))
+        with copy.open() as s:
+            assert s.read() == members[f.rel.split("job.tar.gz/", 1)[1]]
+    got = {f.rel: f.open().read() for f in files}
+    assert passes == ["gzip", "gzip"]
+    assert got["job.tar.gz/job/rank3.log"] == members["job/rank3.log"]
+    # the spool: a private directory, names of our own, gone with the files
+    spool = files[0].open.source.spool.path
+    assert stat.S_IMODE(os.stat(spool).st_mode) == 0o700
+    assert all(n.startswith("m") and n[1:].isdigit() for n in os.listdir(spool))
+    assert not (tmp_path / "escape.log").exists() and not (tmp_path.parent / "escape.log").exists()
+    del files, f, copy, got
+    gc.collect()
+    assert not os.path.exists(spool)
+
+
+def _zstd_bomb(path: Path, size: int) -> None:
+    import zstandard
+
+    c = zstandard.ZstdCompressor(level=19).compressobj()
+    chunk = b"A" * (1 << 20)
+    with open(path, "wb") as out:
+        out.write(c.compress(b"2024-05-01 12:00:00,000 - ERROR - __main__ - RuntimeError: before the bomb\n"))
+        for _ in range(size >> 20):
+            out.write(c.compress(chunk))
+        out.write(c.flush())
+
+
+def test_zstd_bomb_is_stopped_in_bounded_memory(tmp_path: Path) -> None:
+    root = tmp_path / "job"
+    root.mkdir()
+    _zstd_bomb(root / "rank0.log.zst", 2700 << 20)
+    assert (root / "rank0.log.zst").stat().st_size < 200_000  # 2.7 GB in ~90 KB
+    r = analyze_cli(root)  # the child may use at most MEMORY_CAP of address space
+    assert_clean_exit(r)
+    assert "decompression bomb" in r.stderr
+
+
+def test_zstd_output_per_step_is_bounded() -> None:
+    import io
+
+    import zstandard
+
+    from correlator.ingest.discover import _OUT_CHUNK, DecompressReader
+
+    bomb = zstandard.ZstdCompressor().compress(bytes(256 << 20))
+    r = DecompressReader(io.BytesIO(bomb), "zstd")
+    r._step()
+    assert len(r._pending) <= _OUT_CHUNK + (40 << 20)  # was 256 MB from the first 8 KB
+
+
+def test_stdin_spool_has_a_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from correlator.ingest import discover as d
+    from correlator.timeline.problems import ProblemLog
+
+    class FakeStdin:
+        buffer = io.BytesIO(b"line\n" * 100_000)
+
+    monkeypatch.setattr(d, "_SPOOL_LIMIT", 10_000)
+    monkeypatch.setattr(d, "_SPOOL_IN_MEMORY", 1000)
+    monkeypatch.setattr(sys, "stdin", FakeStdin())
+    log = ProblemLog(echo=False)
+    [f] = d.discover("-", log)
+    assert f.size == 10_000 and len(f.open().read()) == 10_000
+    assert [p.action for p in log.items] == ["truncated"] and "larger than 10,000 bytes" in log.items[0].what
+
+
+def test_a_growing_file_is_read_up_to_its_size_at_discovery(tmp_path: Path) -> None:
+    from correlator.ingest.discover import discover
+    from correlator.timeline.problems import ProblemLog
+
+    log_file = tmp_path / "rank0.log"
+    log_file.write_bytes(b"before\n" * 10)
+    [f] = discover(tmp_path, ProblemLog(echo=False))
+    with open(log_file, "ab") as w:
+        w.write(b"after\n" * 1000)  # the job is still writing
+    with f.open() as s:
+        assert s.read() == b"before\n" * 10
