@@ -301,3 +301,47 @@ def test_a_growing_file_is_read_up_to_its_size_at_discovery(tmp_path: Path) -> N
         w.write(b"after\n" * 1000)  # the job is still writing
     with f.open() as s:
         assert s.read() == b"before\n" * 10
+
+
+# --------------------------------------------------------------------------- \r progress bars
+
+
+def test_error_overwritten_by_a_progress_bar_is_kept_as_its_own_event(tmp_path: Path) -> None:
+    root = tmp_path / "job"
+    root.mkdir()
+    (root / "rank0.log").write_bytes(
+        b"2024-05-01 12:00:00,000 - INFO - __main__ - step 1\n"
+        b"ERROR: x\r 45%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88      | 45/100\n"
+        b"loading shards\r 50%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88      | 50/100\n"
+        b"2024-05-01 12:00:09,000 - INFO - __main__ - step 2\n"
+    )
+    con = _ingest(root, tmp_path)
+    msgs = [m for (m,) in con.execute("SELECT message FROM events ORDER BY line_no, rowid").fetchall()]
+    assert "ERROR: x" in msgs  # was: silently replaced by the bar's state
+    assert not any("loading shards" in m for m in msgs)
+    [p] = [p for p in _problems(con) if p[3] == "dropped"]
+    assert p[:2] == ("rank0.log", 3) and "1 piece(s) of text overwritten" in p[2]
+
+
+@pytest.mark.parametrize("small", [True, False])
+def test_overwritten_text_is_kept_or_reported_by_both_paths(small: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from correlator.ingest import read as read_mod
+    from correlator.ingest.discover import InputFile
+    from correlator.ingest.read import iter_line_batches
+    from correlator.timeline.problems import ProblemLog
+
+    if not small:
+        monkeypatch.setattr(read_mod, "_SMALL_CHUNK", 0)  # the column path
+    bar = " 10%|\u2588         | 10/100 [00:01<00:09, 9.9it/s]"
+    data = "\n".join([
+        "plain",
+        f"{bar}\r{bar}",  # only bar states: nothing to say
+        f"Traceback (most recent call last):\r{bar}",
+        f"downloading\r{bar}\rWARNING: slow\r{bar}",
+        "a\r  \r",
+    ]).encode()
+    log = ProblemLog(echo=False)
+    f = InputFile("t.log", len(data), None, open=lambda: __import__("io").BytesIO(data))
+    got = [x for b in iter_line_batches(f, log) for x in b.lines.to_list()]
+    assert got == ["plain", bar, f"Traceback (most recent call last):\r{bar}", f"WARNING: slow\r{bar}", "a"]
+    assert [(p.line, p.action) for p in log.items] == [(4, "dropped")]
