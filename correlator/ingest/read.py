@@ -215,15 +215,28 @@ def _apply_cr_rules(lines: pl.Series, buf: bytes, stop: int) -> tuple[pl.Series,
 
 
 def _text_overwritten(rows: pl.Series) -> pl.Series:
-    """Does any segment of each row but its last hold text that is not a bar state?"""
+    """Does any segment of each row but its last hold text that is not a bar state?
+
+    Rows with as many percentage bars (``%|``), or as many rates, as segments (nearly
+    every tqdm redraw: one of each a state) are answered by literal counts, without
+    splitting them (20k redraws of 21 states: 135 ms split and asked, 20 counted)."""
+    n = rows.str.count_matches("\r", literal=True) + 1
+    maybe = (rows.str.count_matches("%|", literal=True) != n).arg_true()
+    if maybe.len():  # bars without a total: rates
+        few = rows.gather(maybe)
+        rates = few.str.count_matches("it/s", literal=True) + few.str.count_matches("s/it", literal=True)
+        maybe = maybe.filter(rates != n.gather(maybe))
+    hit = pl.repeat(False, rows.len(), dtype=pl.Boolean, eager=True)
+    if maybe.len() == 0:
+        return hit
     seg = pl.col("s").str.split("\r")
     earlier = (
-        pl.DataFrame({"s": rows, "row": pl.int_range(rows.len(), dtype=pl.UInt32, eager=True)})
+        pl.DataFrame({"s": rows.gather(maybe), "row": maybe})
         .select("row", seg.list.head(seg.list.len() - 1).alias("seg"))  # all but the last
         .explode("seg")
         .filter(pl.col("seg").str.contains(r"[^ \t]") & ~pl.col("seg").str.contains(_BAR_STATE))
     )
-    return pl.int_range(rows.len(), dtype=pl.UInt32, eager=True).is_in(earlier.get_column("row").implode())
+    return hit.scatter(earlier.get_column("row").unique(), True) if earlier.height else hit
 
 
 _LARGE_STRING = pa.large_string()
