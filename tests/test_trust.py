@@ -347,3 +347,19 @@ def test_overwritten_text_is_kept_or_reported_by_both_paths(small: bool, monkeyp
     got = [x for b in iter_line_batches(f, log) for x in b.lines.to_list()]
     assert got == ["plain", bar, f"Traceback (most recent call last):\r{bar}", f"WARNING: slow\r{bar}", "a"]
     assert [(p.line, p.action) for p in log.items] == [(4, "dropped")]
+
+
+def test_launcher_prefixes_with_numbers_that_do_not_fit_are_reported(tmp_path: Path) -> None:
+    root = tmp_path / "job"
+    root.mkdir()
+    (root / "console.log").write_text(
+        "[rank0]: fine\n[rank99999999999]: x\n[rank٣]: y\n(RayTrainWorker pid=99999999999) w\n[rank1]: fine\n",
+        encoding="utf-8",
+    )
+    con = _ingest(root, tmp_path)
+    assert [p for p in _problems(con) if p[3] == "read as unknown (NULL)"] == [
+        ("console.log", 2, "3 launcher prefix(es) with a rank, pid or task that is not a number that fits "
+         "32 bits, the first on line 2", "read as unknown (NULL)")
+    ]
+    rows = con.execute("SELECT line_no, rank, message FROM events ORDER BY line_no").fetchall()
+    assert rows[1] == (2, None, "x") and rows[0][1] == 0 and rows[4][1] == 1
