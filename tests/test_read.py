@@ -60,6 +60,7 @@ def _oracle(data: bytes) -> list[str]:
     """What the reader must return for untruncated input (no line limit)."""
     if data.startswith(BOM):
         data = data[len(BOM) :]
+    data = data.replace(b"\x00", b"")  # NULs are removed (crash padding), with a problem
     if not data:
         return []
     text = data.decode("utf-8", "replace")
@@ -81,7 +82,6 @@ def _oracle(data: bytes) -> list[str]:
         (b"a\n", ["a"]),
         (b"a\n\nb", ["a", "", "b"]),
         (b"a\nb\n\n", ["a", "b", ""]),
-        (b"nul\x00inside\n", ["nul\x00inside"]),
     ],
 )
 def test_line_splitting(data: bytes, lines: list[str]) -> None:
@@ -409,8 +409,9 @@ def test_random_bytes(data: bytes, batch_bytes: int, max_bad: int) -> None:
         read_mod._MAX_BAD_LINES = saved
     assert all("\n" not in line for line in got)
     assert got == _oracle(data)
-    assert {p.action for p in log.items} <= {"replaced"}
-    assert sum(b.n_bytes for b in batches) + (3 if data.startswith(BOM) else 0) == len(data)
+    assert {p.action for p in log.items} <= {"replaced", "removed", "dropped"}
+    nuls = data.count(b"\x00")
+    assert sum(b.n_bytes for b in batches) + (3 if data.startswith(BOM) else 0) + nuls == len(data)
 
 
 _LINE_CHARS = st.sampled_from(list("ab \t\r\x00é€𝄞\ufffd"))

@@ -9,7 +9,13 @@ SELECT DISTINCT rank FROM (
     UNION ALL
     SELECT TRY_CAST(attrs['failed_rank'] AS INTEGER) FROM events WHERE kind = 'torchrun.failure_entry'
     UNION ALL
-    SELECT unnest(range(CAST(max(nranks) AS BIGINT)))::INTEGER FROM nccl_inits
+    -- A world size is believed only up to 65,536 ranks (2^16: four times the largest
+    -- jobs run, 256 KB to expand); a larger claim is one bad line (`nranks 2147483647`
+    -- made this expansion allocate ~18 GB) and is ignored, not clamped (that would list
+    -- 65k ranks as missing). Not max(observed rank) + 1: the point here is to name the
+    -- ranks whose logs are missing, which the logs by definition do not show.
+    SELECT unnest(range(CAST(max(nranks) FILTER (WHERE nranks BETWEEN 1 AND 65536) AS BIGINT)))::INTEGER
+    FROM nccl_inits
 ) WHERE rank IS NOT NULL;
 
 CREATE OR REPLACE TEMP TABLE ranks_without_logs AS

@@ -7,6 +7,12 @@
 -- the parts they change. No event is read here.
 
 CREATE MACRO attr(a, k) AS a[k];
+-- A number read from a log (a pid, a rank, a count) as an INTEGER, or NULL when it is
+-- not one: more than 10 ASCII digits or past 2^31-1 (two pids glued together), Unicode
+-- digits (the parsers' \d matches `٣` and `３`), a sign or anything else. A strict CAST
+-- aborted the whole ingest on one such line; pipeline.py reports each (bad_numbers).
+CREATE MACRO int_attr(a, k) AS
+    CASE WHEN regexp_full_match(a[k], '[0-9]{1,10}') THEN TRY_CAST(a[k] AS INTEGER) END;
 -- NCCL cuts host names at the first dot, torchrun prints the FQDN (docs/formats/nccl.md §1)
 CREATE MACRO short_host(h) AS nullif(split_part(h, '.', 1), '');
 
@@ -22,8 +28,8 @@ SELECT coalesce(
 -- the most ranks is the default process group.
 CREATE TEMP TABLE nccl_pid_rank AS
 SELECT short_host(attr(attrs, 'host')) AS host, pid,
-       arg_max(CAST(attr(attrs, 'comm_rank') AS INTEGER),
-               CAST(attr(attrs, 'nranks') AS INTEGER)) AS rank
+       arg_max(int_attr(attrs, 'comm_rank'),
+               int_attr(attrs, 'nranks')) AS rank
 FROM fact_events
 WHERE kind = 'nccl.comm_init' AND pid IS NOT NULL
 GROUP BY ALL;
@@ -31,9 +37,9 @@ GROUP BY ALL;
 -- torchrun ChildFailedError entries: rank, local rank, child pid and host.
 CREATE TEMP TABLE torchrun_failures AS
 SELECT DISTINCT
-       CAST(attr(attrs, 'failed_rank') AS INTEGER) AS rank,
-       CAST(attr(attrs, 'failed_local_rank') AS INTEGER) AS local_rank,
-       CAST(attr(attrs, 'child_pid') AS INTEGER) AS pid,
+       int_attr(attrs, 'failed_rank') AS rank,
+       int_attr(attrs, 'failed_local_rank') AS local_rank,
+       int_attr(attrs, 'child_pid') AS pid,
        coalesce(short_host(attr(attrs, 'host')), node) AS host
 FROM fact_events
 WHERE kind = 'torchrun.failure_entry' AND attr(attrs, 'failed_rank') IS NOT NULL;
@@ -60,14 +66,14 @@ entries AS (
     FROM one
 )
 SELECT CAST(node_index AS INTEGER) AS node_index, host,
-       list_transform(string_split(ranks, ','), lambda x: CAST(trim(x) AS INTEGER)) AS ranks,
+       list_transform(string_split(ranks, ','), lambda x: TRY_CAST(trim(x) AS INTEGER)) AS ranks,
        count(*) OVER () AS n_nodes
 FROM entries WHERE trim(ranks) <> '';
 
 -- which table entry each launcher's output stream (file, pdsh host prefix) is
 CREATE TEMP TABLE ds_launcher AS
 SELECT file, coalesce(attr(attrs, 'host'), node) AS stream,
-       any_value(CAST(attr(attrs, 'node_rank') AS INTEGER)) AS node_rank
+       any_value(int_attr(attrs, 'node_rank')) AS node_rank
 FROM fact_events
 WHERE kind = 'deepspeed.world_info' AND attr(attrs, 'node_rank') IS NOT NULL
 GROUP BY ALL HAVING count(DISTINCT attr(attrs, 'node_rank')) = 1;
@@ -75,8 +81,8 @@ GROUP BY ALL HAVING count(DISTINCT attr(attrs, 'node_rank')) = 1;
 CREATE TEMP TABLE ds_children AS
 WITH spawned AS (
     SELECT file, coalesce(attr(attrs, 'host'), node) AS stream,
-           CAST(attr(attrs, 'child_pid') AS INTEGER) AS pid,
-           CAST(attr(attrs, 'child_local_rank') AS INTEGER) AS local_rank
+           int_attr(attrs, 'child_pid') AS pid,
+           int_attr(attrs, 'child_local_rank') AS local_rank
     FROM fact_events
     WHERE kind = 'deepspeed.launcher_spawn' AND attr(attrs, 'child_local_rank') IS NOT NULL
 ),
@@ -88,9 +94,9 @@ placed AS (
         (SELECT any_value(m.ranks) FROM ds_mapping m WHERE m.n_nodes = 1)) AS ranks
     FROM spawned s
 )
-SELECT short_host(stream) AS host, pid, local_rank, ranks[local_rank + 1] AS rank
+SELECT short_host(stream) AS host, pid, local_rank, ranks[local_rank::BIGINT + 1] AS rank
 FROM placed
-WHERE ranks[local_rank + 1] IS NOT NULL AND ranks[local_rank + 1] % len(ranks) = local_rank;
+WHERE ranks[local_rank::BIGINT + 1] IS NOT NULL AND ranks[local_rank::BIGINT + 1] % len(ranks) = local_rank;
 
 -- torchrun names most of its children only by pid: `Sending process P closing signal
 -- SIGTERM`. The agent starts its workers in local-rank order, one Popen after the
@@ -106,9 +112,9 @@ WHERE ranks[local_rank + 1] IS NOT NULL AND ranks[local_rank + 1] % len(ranks) =
 CREATE TEMP TABLE torchrun_children AS
 WITH lines AS (
     SELECT file, node, line_no, kind,
-           CAST(attr(attrs, 'child_pid') AS INTEGER) AS pid,
-           TRY_CAST(attr(attrs, 'failed_local_rank') AS INTEGER) AS local_rank,
-           TRY_CAST(attr(attrs, 'failed_rank') AS INTEGER) AS rank
+           int_attr(attrs, 'child_pid') AS pid,
+           int_attr(attrs, 'failed_local_rank') AS local_rank,
+           int_attr(attrs, 'failed_rank') AS rank
     FROM fact_events
     WHERE kind IN ('torchrun.closing_signal', 'torchrun.worker_failed', 'torchrun.failure_entry')
       AND attr(attrs, 'child_pid') IS NOT NULL
@@ -133,7 +139,7 @@ agents AS (
        AND bool_and(signal_line IS NULL OR by_pid = by_line)
        AND count(DISTINCT base) = 1
 )
-SELECT o.file, o.node, o.pid, CAST(o.pos AS INTEGER) AS local_rank, CAST(a.base + o.pos AS INTEGER) AS rank
+SELECT o.file, o.node, o.pid, CAST(o.pos AS INTEGER) AS local_rank, TRY_CAST(a.base + o.pos AS INTEGER) AS rank
 FROM ordered o JOIN agents a ON a.file = o.file AND a.node IS NOT DISTINCT FROM o.node;
 
 CREATE TEMP TABLE pid_rank AS
@@ -151,9 +157,9 @@ CREATE TEMP TABLE child_rank_lines AS
 SELECT e.file, e.line_no, e.kind, any_value(coalesce(t.rank, d.rank)) AS rank
 FROM fact_events e
 LEFT JOIN torchrun_children t
-  ON t.file = e.file AND t.node IS NOT DISTINCT FROM e.node AND t.pid = CAST(attr(e.attrs, 'child_pid') AS INTEGER)
+  ON t.file = e.file AND t.node IS NOT DISTINCT FROM e.node AND t.pid = int_attr(e.attrs, 'child_pid')
 LEFT JOIN ds_children d
-  ON d.pid = CAST(attr(e.attrs, 'child_pid') AS INTEGER)
+  ON d.pid = int_attr(e.attrs, 'child_pid')
  AND d.host IS NOT DISTINCT FROM short_host(coalesce(attr(e.attrs, 'host'), e.node))
 WHERE e.kind IN ('torchrun.closing_signal', 'torchrun.worker_failed', 'torchrun.failure_entry',
                  'torchrun.forced_kill', 'deepspeed.launcher_spawn', 'deepspeed.killing_subprocess')
@@ -262,3 +268,15 @@ WHERE c.final_rank IS DISTINCT FROM s.rank OR c.final_node IS DISTINCT FROM s.no
    OR s.ts_year <> (SELECT y FROM job_year)
 UNION
 SELECT DISTINCT s.part_index FROM part_summary s WHERE s.file IN (SELECT file FROM child_rank_lines);
+
+-- The numbers above that are not numbers (int_attr gave NULL): one problem per file and
+-- attr, with its first line and an example, so a dropped pid or rank is never silent.
+CREATE TEMP TABLE bad_numbers AS
+SELECT file, key, min(line_no) AS line_no, count(*) AS n, arg_min(value, line_no) AS example
+FROM (
+    SELECT file, line_no, unnest(map_keys(attrs)) AS key, unnest(map_values(attrs)) AS value
+    FROM fact_events)
+WHERE key IN ('pid', 'comm_rank', 'nranks', 'failed_rank', 'failed_local_rank', 'child_pid',
+              'child_local_rank', 'node_rank')
+  AND value IS NOT NULL AND int_attr(map([key], [value]), key) IS NULL
+GROUP BY ALL;

@@ -118,6 +118,9 @@ class _StreamState:
     file_last_ts: pl.Expr = field(default_factory=lambda: pl.lit(None, dtype=pl.Datetime("us", "UTC")))
     file_last_ny: pl.Expr = field(default_factory=lambda: pl.lit(None, dtype=pl.Boolean))
     year: int | None = None  # the year the file's full stamps carry
+    # (fi, line_no) of lines whose launcher prefix named a rank / pid / task that does
+    # not fit its column (past 2^31, Unicode digits): read as NULL, reported by the caller
+    bad_prefixes: list[tuple[int, int]] = field(default_factory=list)
 
 
 def _stream_key(df: pl.DataFrame, files: _Files) -> pl.Expr:
@@ -222,7 +225,9 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     raw_shapes, raw_codes = digit_shapes(df.get_column("text"))
     df = df.with_columns(raw_codes.alias(SHAPE_CODE))
     df = split_kept_segments(split_fused_mpi(df, raw_shapes), raw_shapes)
+    before = df.get_column("text").str.len_bytes()
     df = strip_prefixes(df, shapes=raw_shapes)
+    _note_bad_prefixes(df, before, state)
     df = split_glued_progress(df, raw_shapes)
     df = restrip_glued(df)
 
@@ -290,6 +295,36 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         pl.col("part"),
         _host_attr(),
     )
+
+
+_PREFIX_FACTS = ("rank", "local_rank", "task", "pid", "host", "wrapper_ts")
+
+
+def _note_bad_prefixes(df: pl.DataFrame, before: pl.Series, state: _StreamState) -> None:
+    """Lines whose prefix was stripped but said nothing: every prefix names a rank, a
+    local rank, a task, a pid or a host, so its number did not fit (``[rank99999999999]:``,
+    ``[rank٣]:``; demux reads those as NULL). Two length columns and a filter."""
+    if df.height != before.len():
+        return
+    stripped = df.get_column("text").str.len_bytes() != before
+    if not stripped.any():
+        return
+    silent = df.select(pl.all_horizontal(pl.col(c).is_null() for c in _PREFIX_FACTS)).to_series()
+    bad = df.filter(stripped & silent)
+    if bad.height:
+        state.bad_prefixes.extend(bad.select("fi", "line_no").iter_rows())
+
+
+def _report_bad_prefixes(state: _StreamState, rels: list[str], problems: ProblemLog) -> None:
+    by_file: dict[int, list[int]] = {}
+    for fi, line in state.bad_prefixes:
+        by_file.setdefault(fi, []).append(line)
+    for fi, lines in by_file.items():
+        problems.add(Problem(
+            rels[fi], f"{len(lines):,} launcher prefix(es) with a rank, pid or task that is not a number "
+            f"that fits 32 bits, the first on line {min(lines)}", "read as unknown (NULL)", min(lines),
+        ))
+    state.bad_prefixes.clear()
 
 
 def _not_blank(messages: pl.Series, shapes: pl.Series | None = None, codes: pl.Series | None = None) -> pl.Series:
@@ -646,6 +681,9 @@ def _file_events(
                 ev = ev.filter(pl.col("line_no") < cut)
         ev, groups = _layout(ev, file_end=last)
         yield _part_batch(ev, groups)
+    if state.bad_prefixes:  # once a file: a carried event's lines are parsed twice
+        state.bad_prefixes = sorted(set(state.bad_prefixes))
+        _report_bad_prefixes(state, [f.rel], problems)
 
 
 # Rows DuckDB decodes together: a block without a wanted row is skipped.
@@ -842,7 +880,9 @@ def _work_on_small(
             )
             df = per.with_columns(pl.concat([b.lines for _, _, b in pending]).alias("text"))
             files = _Files([f.rel for _, f, _ in pending], [facts_from_path(f.rel) for _, f, _ in pending])
-            batch = _part_batch(_events(df, files, job, opts.tz, _StreamState()))
+            state = _StreamState()
+            batch = _part_batch(_events(df, files, job, opts.tz, state))
+            _report_bad_prefixes(state, files.rels, problems)
             table = batch.table
             if table.num_rows:
                 out = out or _PartWriter(scratch, pending[0][0])
@@ -1083,6 +1123,7 @@ def _stage2(
         con.execute(f"CREATE {kind} {view} AS SELECT * FROM read_parquet({paths!r})")
     sql = resources.files("correlator.ingest").joinpath("attribute.sql").read_text()
     con.execute(sql)
+    _report_bad_numbers(con, problems)
     _finish_parts(con, scratch, pool)
     parts = sorted(str(p) for p in Path(scratch).glob("part-*.parquet"))
     columns = ", ".join(EVENT_SCHEMA.names)
@@ -1093,6 +1134,18 @@ def _stage2(
     con.register("problems_arrow", problems.to_arrow())
     con.execute("CREATE TABLE problems AS SELECT * FROM problems_arrow")
     return _Staged(con, parts)
+
+
+def _report_bad_numbers(con: duckdb.DuckDBPyConnection, problems: ProblemLog) -> None:
+    """A problem per file and attr whose numbers do not fit an INTEGER (attribute.sql's
+    ``bad_numbers``: past 2^31-1, glued pids, Unicode digits): they were read as NULL."""
+    rows = con.execute("SELECT file, key, line_no, n, example FROM bad_numbers ORDER BY file, key").fetchall()
+    for file, key, line_no, n, example in rows:
+        shown = example if len(example) <= 40 else example[:40] + "..."
+        problems.add(Problem(
+            file, f"{n:,} {key} value(s) that are not a number that fits 32 bits, e.g. {shown!r} on line {line_no}",
+            "read as unknown (NULL)", line_no,
+        ))
 
 
 # The columns attribute.sql decides an event's rank and node from.

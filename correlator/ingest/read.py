@@ -17,6 +17,9 @@ This is the hot path of ingest, so it works on whole chunks, never line by line:
    more ``\\r`` (tqdm rewriting its bar) keeps its last non-blank ``\\r``-segment,
    the line's final state. "Blank" means only spaces and tabs, because tqdm
    clears a bar (``leave=False``) by writing spaces over it.
+   NUL bytes (a crashed rank's log is often NUL-padded where blocks were allocated
+   but never written) are removed from the chunk's bytes before all this, when a
+   ``memchr`` finds one, and counted (one Problem per file).
 4. Rows longer than ``max_line_bytes`` are truncated (a handful of rows, so a
    Python loop over *them* is fine) with a Problem each.
 
@@ -90,29 +93,70 @@ _GLUED_TAIL_RE = re.compile(_GLUED_TAIL)
 _GLUED_ANYWHERE = r"(?:it/s|s/it)[^\]\r]*\]\S"
 
 
+# A progress-bar state (tqdm, rich, keras, a bare percentage): what a \r is meant to
+# overwrite. Overwritten text that is none of these was output, not a bar.
+_BAR_STATE = r"\d%\||\d+/\d+ \[|it/s|s/it|[█▉▊▋▌▍▎▏━]|\[[=>.# -]{3,}\]|^\s*\d{1,3}(?:\.\d+)?%"
+_BAR_STATE_RE = re.compile(_BAR_STATE)
+# An overwritten line worth its own event: an error or a warning.
+_SEVERE = r"(?i)\b(?:error|warn(?:ing)?|exception|traceback|fatal|critical|failed|failure|abort(?:ed)?|killed|panic)\b"
+_SEVERE_RE = re.compile(_SEVERE)
+
+
 def final_state(line: str) -> str:
     """The ``\\r`` rules for one line, in plain Python (reference for tests and docs).
 
     A trailing ``\\r`` is dropped; if the line still contains ``\\r``, the last
     segment that is not blank (only spaces/tabs) is kept, or "" when none is.
-    An earlier (overwritten) segment survives only in one case: a log line that
-    was printed glued after a tqdm bar (``...it/s]11/30/2026 04:24:51 - INFO ...``)
-    is real output, not a bar state, so the text after the bar is kept, before
-    the final state and separated from it by ``\\r`` (demux splits it off).
+    An earlier (overwritten) segment survives in two cases, before the final state
+    and separated from it by ``\\r`` (demux splits each off as its own event): a log
+    line printed glued after a tqdm bar (``...it/s]11/30/2026 04:24:51 - INFO ...``)
+    is real output, not a bar state, so the text after the bar is kept; and an error
+    or warning line that a bar overwrote (``ERROR: x\\r 45%|███``) is kept whole.
+    Other overwritten text that is not a bar state is dropped and counted
+    (:func:`overwritten_state`): the reader reports it.
     """
+    return overwritten_state(line)[0]
+
+
+def overwritten_state(line: str) -> tuple[str, int]:
+    """:func:`final_state`, and how many overwritten segments of text (not a bar
+    state, not blank, not kept) it dropped."""
     if line.endswith("\r"):
         line = line[:-1]
     if "\r" not in line:
-        return line
+        return line, 0
     segs = line.split("\r")
     last = next((i for i in range(len(segs) - 1, -1, -1) if segs[i].strip(" \t")), None)
     if last is None:
-        return ""
-    glued = [m.group(1) for s in segs[:last] if (m := _GLUED_TAIL_RE.search(s))]
-    return "\r".join([*glued, segs[last]])
+        return "", 0
+    kept: list[str] = []
+    dropped = 0
+    for seg in segs[:last]:
+        if m := _GLUED_TAIL_RE.search(seg):
+            kept.append(m.group(1))
+        elif not seg.strip(" \t") or _BAR_STATE_RE.search(seg):
+            continue
+        elif _SEVERE_RE.search(seg):
+            kept.append(seg)
+        else:
+            dropped += 1
+    return "\r".join([*kept, segs[last]]), dropped
 
 
-def _apply_cr_rules(lines: pl.Series, buf: bytes, stop: int) -> pl.Series:
+def _states(rows: list[str]) -> tuple[list[str], int, int | None]:
+    """:func:`overwritten_state` of each row: the rows, the segments dropped, and
+    the index of the first row that dropped one."""
+    out, dropped, first = [], 0, None
+    for i, r in enumerate(rows):
+        kept, n = overwritten_state(r)
+        out.append(kept)
+        if n:
+            dropped += n
+            first = i if first is None else first
+    return out, dropped, first
+
+
+def _apply_cr_rules(lines: pl.Series, buf: bytes, stop: int) -> tuple[pl.Series, int, int | None]:
     """Vectorised :func:`final_state` for the lines of ``buf[:stop]``.
 
     A chunk without ``\\r`` costs one ``memchr`` (``bytes.find``; ``bytes.count``
@@ -120,18 +164,22 @@ def _apply_cr_rules(lines: pl.Series, buf: bytes, stop: int) -> pl.Series:
     CRLF ending is stripped, the last segment taken (progress bars), and :func:`final_state`
     only on the few of those with text glued after a bar. A chunk of at most
     ``_SMALL_CHUNK`` bytes (a small file) runs :func:`final_state` itself on all
-    of those rows: the tests check that both ways agree.
+    of those rows: the tests check that both ways agree. Also returns how many
+    overwritten segments of text were dropped, and the row of the first.
     """
     if buf.find(b"\r", 0, stop) < 0:
-        return lines
+        return lines, 0, None
     if stop <= _SMALL_CHUNK:
         # a small file's few progress bars: the reference itself costs less than the
         # column operations below, which are a fixed cost per chunk
         idx = lines.str.contains("\r", literal=True).arg_true()
-        return lines.scatter(idx, [final_state(x) for x in lines.gather(idx).to_list()]) if idx.len() else lines
+        if not idx.len():
+            return lines, 0, None
+        fixed, dropped, at = _states(lines.gather(idx).to_list())
+        return lines.scatter(idx, fixed), dropped, None if at is None else int(idx[at])
     idx = lines.str.contains("\r", literal=True).arg_true()
     if idx.len() == 0:
-        return lines
+        return lines, 0, None
     rows = lines.gather(idx)
     # a line ending with \r (CRLF text) is one of these: asked of them alone
     crlf = rows.str.ends_with("\r")
@@ -142,7 +190,7 @@ def _apply_cr_rules(lines: pl.Series, buf: bytes, stop: int) -> pl.Series:
         if not inner.all():
             idx, rows = idx.filter(inner), rows.filter(inner)
         if idx.len() == 0:
-            return lines
+            return lines, 0, None
     # the last segment, nearly always the bar's final state: a split finds it in a
     # fifth of the time of _LAST_SEGMENT, which only the rows ending blank then need
     fixed = rows.str.split("\r").list.last()
@@ -151,13 +199,44 @@ def _apply_cr_rules(lines: pl.Series, buf: bytes, stop: int) -> pl.Series:
         fixed = fixed.scatter(blank, rows.gather(blank).str.extract(_LAST_SEGMENT, 1).fill_null(""))
     # only bars with text right after an earlier state's closing bracket (a plain
     # redraw is followed by \r or nothing) keep more than their last state
-    glued = rows.str.contains(_GLUED_ANYWHERE).arg_true()
-    if glued.len():
-        # text glued after an overwritten bar state is real output: kept by the
-        # reference itself, ~6 us a row, where a column expression over each row's
-        # segments (list.eval) cost ~115 us a row (16 ms for the bench's 139 a file)
-        fixed = fixed.scatter(glued, [final_state(x) for x in rows.gather(glued).to_list()])
-    return lines.scatter(idx, fixed)
+    # rows needing more than their last state: text glued after an earlier state's
+    # closing bracket (a plain redraw is followed by \r or nothing), or an overwritten
+    # segment that is text, not a bar state (its segments asked as one flat column)
+    special = (rows.str.contains(_GLUED_ANYWHERE) | _text_overwritten(rows)).arg_true()
+    dropped, first = 0, None
+    if special.len():
+        # kept by the reference itself, ~6 us a row, where a column expression over
+        # each row's segments (list.eval) cost ~115 us a row (16 ms for the bench's
+        # 139 a file)
+        kept, dropped, at = _states(rows.gather(special).to_list())
+        fixed = fixed.scatter(special, kept)
+        first = None if at is None else int(idx[int(special[at])])
+    return lines.scatter(idx, fixed), dropped, first
+
+
+def _text_overwritten(rows: pl.Series) -> pl.Series:
+    """Does any segment of each row but its last hold text that is not a bar state?
+
+    Rows with as many percentage bars (``%|``), or as many rates, as segments (nearly
+    every tqdm redraw: one of each a state) are answered by literal counts, without
+    splitting them (20k redraws of 21 states: 135 ms split and asked, 20 counted)."""
+    n = rows.str.count_matches("\r", literal=True) + 1
+    maybe = (rows.str.count_matches("%|", literal=True) != n).arg_true()
+    if maybe.len():  # bars without a total: rates
+        few = rows.gather(maybe)
+        rates = few.str.count_matches("it/s", literal=True) + few.str.count_matches("s/it", literal=True)
+        maybe = maybe.filter(rates != n.gather(maybe))
+    hit = pl.repeat(False, rows.len(), dtype=pl.Boolean, eager=True)
+    if maybe.len() == 0:
+        return hit
+    seg = pl.col("s").str.split("\r")
+    earlier = (
+        pl.DataFrame({"s": rows.gather(maybe), "row": maybe})
+        .select("row", seg.list.head(seg.list.len() - 1).alias("seg"))  # all but the last
+        .explode("seg")
+        .filter(pl.col("seg").str.contains(r"[^ \t]") & ~pl.col("seg").str.contains(_BAR_STATE))
+    )
+    return hit.scatter(earlier.get_column("row").unique(), True) if earlier.height else hit
 
 
 _LARGE_STRING = pa.large_string()
@@ -168,7 +247,7 @@ _SMALL_CHUNK = 64 << 10
 _MAX_BAD_LINES = 256
 
 
-def _small_chunk_lines(buf: bytes, stop: int) -> pl.Series | None:
+def _small_chunk_lines(buf: bytes, stop: int) -> tuple[pl.Series, int, int | None] | None:
     """A small chunk's lines, ``\\r`` rules applied, in Python: a small file's column
     operations (each a fixed cost) took ten times its split in Python (a job of
     2,500 20 kB rank logs: 0.35 ms a file). None if the chunk is not valid UTF-8
@@ -178,9 +257,14 @@ def _small_chunk_lines(buf: bytes, stop: int) -> pl.Series | None:
     except UnicodeDecodeError:
         return None
     rows = text.split("\n")
+    dropped, first = 0, None
     if "\r" in text:
-        rows = [final_state(r) if "\r" in r else r for r in rows]
-    return pl.Series("line", rows, dtype=pl.String)
+        idx = [i for i, r in enumerate(rows) if "\r" in r]
+        fixed, dropped, at = _states([rows[i] for i in idx])
+        for i, r in zip(idx, fixed, strict=True):
+            rows[i] = r
+        first = None if at is None else idx[at]
+    return pl.Series("line", rows, dtype=pl.String), dropped, first
 
 
 def _to_lines(buf: bytes, stop: int) -> tuple[pl.Series, int]:
@@ -334,6 +418,10 @@ class _Reader:
         self.replaced = 0  # invalid UTF-8 sequences replaced by U+FFFD
         self.replaced_first: int | None = None
         self.bytes_read = 0  # decompressed bytes the stream delivered
+        self.nuls = 0  # NUL bytes removed
+        self.overwritten = 0  # overwritten \r-segments of text dropped (not bar states)
+        self.overwritten_first: int | None = None
+        self.nuls_first: int | None = None
 
     def problem(self, what: str, action: str, line: int | None = None) -> None:
         self.problems.add(Problem(file=self.rel, what=what, action=action, line=line))
@@ -354,14 +442,33 @@ class _Reader:
             return b"".join(parts), True, e
         return (parts[0] if len(parts) == 1 else b"".join(parts)), False, None
 
+    def drop_nuls(self, data: bytes) -> bytes:
+        """``data`` without its NUL bytes, counted (one Problem per file, at the end).
+
+        A crashed rank's log is often NUL-padded where blocks were allocated but never
+        written; the text around the NULs is evidence and is kept. (One C scan per
+        chunk finds them; only a chunk holding one is copied.)
+        """
+        if self.nuls_first is None:
+            self.nuls_first = self.line_no + data.count(b"\n", 0, data.find(b"\x00"))
+        kept = data.replace(b"\x00", b"")
+        self.nuls += len(data) - len(kept)
+        return kept
+
     def split(self, buf: bytes, stop: int) -> pl.Series:
         """Lines of ``buf[:stop]`` (newline-free at its end) as a String Series."""
-        lines = _small_chunk_lines(buf, stop) if stop <= _SMALL_CHUNK else None
-        if lines is None:
+        done = _small_chunk_lines(buf, stop) if stop <= _SMALL_CHUNK else None
+        if done is None:
             lines, replaced = _to_lines(buf, stop)
             if replaced:
                 self.note_replaced(replaced, lines)
-            lines = _apply_cr_rules(lines, buf, stop)
+            lines, dropped, first = _apply_cr_rules(lines, buf, stop)
+        else:
+            lines, dropped, first = done
+        if dropped:
+            if self.overwritten_first is None and first is not None:
+                self.overwritten_first = self.line_no + first
+            self.overwritten += dropped
         # U+FFFD takes 3 bytes for 1 invalid byte, hence the 3x before we bother.
         if 3 * stop > self.limit:
             lens = lines.str.len_bytes()
@@ -441,6 +548,8 @@ class _Reader:
                 if data.startswith(_BOM):
                     data = data[len(_BOM) :]
                     self.offset = len(_BOM)
+            if data.find(b"\x00") >= 0:
+                data = self.drop_nuls(data)
             parts: list[pl.Series] = []
             batch_no, batch_offset, consumed = self.line_no, self.offset, 0
             if long is not None:
@@ -488,6 +597,19 @@ class _Reader:
                 f"the first on line {self.replaced_first}",
                 "replaced",
                 self.replaced_first,
+            )
+        if self.overwritten:
+            self.problem(
+                f"{self.overwritten:,} piece(s) of text overwritten with \\r (by a progress bar?) "
+                f"dropped; only each line's final state is kept, the first on line {self.overwritten_first}",
+                "dropped",
+                self.overwritten_first,
+            )
+        if self.nuls:
+            self.problem(
+                f"{self.nuls:,} NUL byte(s) removed (crash padding?), the first on line {self.nuls_first}",
+                "removed",
+                self.nuls_first,
             )
         if error is not None:
             if isinstance(error, DamagedStream):
