@@ -363,3 +363,28 @@ def test_launcher_prefixes_with_numbers_that_do_not_fit_are_reported(tmp_path: P
     ]
     rows = con.execute("SELECT line_no, rank, message FROM events ORDER BY line_no").fetchall()
     assert rows[1] == (2, None, "x") and rows[0][1] == 0 and rows[4][1] == 1
+
+
+def test_a_correlatorignore_inside_an_archive_applies_as_in_a_directory(tmp_path):
+    import tarfile
+
+    from correlator.ingest import IngestOptions, ingest
+    from correlator.target import open_timeline
+
+    job = tmp_path / "job"
+    job.mkdir()
+    (job / "rank0.log").write_text("2026-12-01 20:00:01,000 - INFO - train - step 1 | loss 0.5\n")
+    (job / "truth.json").write_text('{"status": "failed"}\n')
+    (job / ".correlatorignore").write_text("# the expected verdict, not a log\ntruth.json\n")
+    archive = tmp_path / "job.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(job, arcname="job")
+    for target in (job, archive):
+        out = tmp_path / f"{target.name}.parquet"
+        ingest(str(target), out_parquet=str(out), options=IngestOptions(echo_problems=False))
+        with open_timeline(str(out)) as con:
+            files = {f for (f,) in con.execute("SELECT DISTINCT file FROM events").fetchall()}
+            excluded = [w for (w,) in con.execute("SELECT what FROM problems WHERE what LIKE 'excluded%'").fetchall()]
+        assert not any(f.endswith("truth.json") for f in files), (target, files)
+        assert any(f.endswith("rank0.log") for f in files)
+        assert excluded, target

@@ -380,7 +380,7 @@ def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
         return f"(SELECT any_value(x.rank) FROM blame_pid x WHERE x.pid = TRY_CAST({val} AS INTEGER) AND {same_node})"
     if key == "pci":
         # NCCL prints busId as %lx of the PCI id with ':' and '.' removed
-        # (01-nccl.md §1): Xid "0000:9b:00" (function 0 implied) -> "9b000"
+        # (docs/formats/nccl.md §1): Xid "0000:9b:00" (function 0 implied) -> "9b000"
         bus = (
             f"ltrim(replace(replace({val}, ':', ''), '.', '') "
             f"|| CASE WHEN contains({val}, '.') THEN '' ELSE '0' END, '0')"

@@ -998,16 +998,34 @@ def _ignored(rel: str, patterns: list[str]) -> str | None:
     return None
 
 
+def _nested_ignores(files: list[InputFile]) -> list[tuple[str, list[str]]]:
+    """(directory, patterns) of every ``.correlatorignore`` below the target's top:
+    in a subdirectory, or in an archive (a ``.tar.gz`` of a job directory carries
+    its ignore file in its top directory). Patterns apply below their directory."""
+    out = []
+    for f in files:
+        if f.rel.endswith("/" + IGNORE_FILE):
+            with f.open() as fh:
+                text = fh.read(1 << 16).decode("utf-8", errors="replace")
+            pats = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+            out.append((f.rel[: -len(IGNORE_FILE)], pats))
+    return out
+
+
 def _apply_ignores(
     target: str | Path, files: list[InputFile], exclude: tuple[str, ...], problems: ProblemLog
 ) -> list[InputFile]:
     patterns = _ignore_patterns(target, exclude)
+    nested = _nested_ignores(files)
     kept = []
     for f in files:
         pat = _ignored(f.rel, patterns)
+        for prefix, pats in nested:
+            if pat is None and f.rel.startswith(prefix):
+                pat = _ignored(f.rel[len(prefix):], pats)
         if pat is None:
             kept.append(f)
-        elif f.rel != IGNORE_FILE:
+        elif f.rel != IGNORE_FILE and not f.rel.endswith("/" + IGNORE_FILE):
             # not silent: the problems view lists it (no stderr warning: the user asked)
             problems.items.append(Problem(f.rel, f"excluded by pattern {pat!r}", "not read"))
     return kept
