@@ -69,3 +69,16 @@ def test_a_single_cut_after_a_quote_or_inside_an_acronym_is_joined():
 def test_lines_cut_by_the_reader_are_no_wrap():
     huge = ["x" * 5000, "next line", "y" * 5000, "another"]
     assert _join(huge) == huge
+
+
+def test_one_continued_head_among_two_is_no_wrap_unless_cut_inside_a_word():
+    import polars as pl
+
+    from correlator.ingest.demux import join_hard_wraps
+
+    step = "2024-05-01 12:00:0{} - INFO - __main__ - step {}"
+    rows = [step.format(0, 1), "ERROR: x", " 45%|###      | 45/100", step.format(9, 2)]
+    assert join_hard_wraps(pl.DataFrame({"text": rows}))["text"].to_list() == rows
+    cut = [step.format(0, 1) + " loading shard train-000", "01.bin", step.format(9, 2) + " and on and on and on"]
+    joined = join_hard_wraps(pl.DataFrame({"text": cut}))["text"].to_list()
+    assert joined[0].endswith("train-00001.bin")

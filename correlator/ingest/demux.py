@@ -438,8 +438,12 @@ def join_hard_wraps(df: pl.DataFrame) -> pl.DataFrame:
         return df
     # a wrapped file's heads are mostly continued; where most are not, the few that
     # seem to be are lines that merely have the greatest length
-    per = pl.DataFrame({"fi": keys, "head": head, "cont": cont}).group_by("fi").agg(
-        (pl.col("cont").sum() * 2 >= pl.col("head").sum()).alias("wrapped")
+    # (and one continued head among a few is no evidence of a wrap unless its cut
+    # fell inside a word: two lines of equal length in a short file are common)
+    head_mid = mid_word.shift(1, fill_value=False)  # the cut before this piece fell inside a word
+    per = pl.DataFrame({"fi": keys, "head": head, "cont": cont, "mid": cont & head_mid}).group_by("fi").agg(
+        ((pl.col("cont").sum() * 2 >= pl.col("head").sum())
+         & ((pl.col("cont").sum() >= 2) | pl.col("mid").any())).alias("wrapped")
     )
     cont = cont & frame.join(per, on="fi", how="left", maintain_order="left").get_column("wrapped")
     if not cont.any():
