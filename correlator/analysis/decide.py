@@ -431,6 +431,13 @@ def separate_jobs(con: duckdb.DuckDBPyConnection) -> list[str]:
     """The top-level directories of the target, when they hold separate jobs: two or
     more, each with its own rank 0, whose stamped logs do not overlap in time (the
     directories of one job's nodes run at the same time). Empty otherwise."""
+    # the files table knows each file's ranks: most jobs (one job's node directories
+    # included) have rank 0 in one top directory only, and need no scan of the events
+    with_rank0 = con.execute(
+        "SELECT count(DISTINCT split_part(file, '/', 1)) FROM files WHERE file LIKE '%/%' AND list_contains(ranks, 0)"
+    ).fetchone()[0]
+    if with_rank0 < 2:
+        return []
     per_dir = con.execute(
         """SELECT split_part(file, '/', 1) AS top, min(t0) AS t0, max(t1) AS t1, bool_or(has_rank0) AS rank0
            FROM (SELECT file, min(ts) AS t0, max(ts) AS t1, bool_or(rank = 0) AS has_rank0

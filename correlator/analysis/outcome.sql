@@ -3,11 +3,19 @@
 -- A failure and a healthy end are both claims that need evidence; a log that
 -- just stops has neither (the verdict is then "inconclusive").
 
--- Where the run said it finished as a whole, per file: a failure above it in the
--- same file was recovered from (an elastic restart's next attempt completed).
+-- Evidence of a healthy end: the run said it finished, its launcher saw every
+-- worker exit 0, or the process group was torn down at the interpreter's exit.
+-- Where the run said it finished as a whole, per file (job_completion), a failure
+-- above it in the same file was recovered from (an elastic restart's next attempt).
+CREATE OR REPLACE TEMP TABLE completion_evidence AS
+SELECT file, line_no, line_end, rank, node, kind, ts, ts_aligned, ts_estimated, message
+FROM events
+WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded', 'c10d.exit_without_destroy')
+   OR (kind = 'deepspeed.launcher_exit' AND attrs['exitcode'] = '0');
+
 CREATE OR REPLACE TEMP TABLE job_completion AS
 SELECT file, max(line_no) AS last_line, max(ts_aligned) AS last_ts
-FROM events WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded')
+FROM completion_evidence WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded')
 GROUP BY file;
 
 -- Failure evidence: an ERROR or CRITICAL event (a traceback, a fatal signal, a
@@ -38,11 +46,3 @@ SELECT DISTINCT f.file, f.line_no
 FROM findings f
 JOIN stream_progress s ON s.file = f.file AND s.rank IS NOT DISTINCT FROM f.printed_by
 WHERE f.role = 'collateral' AND s.last_line > coalesce(f.line_end, f.line_no);
-
--- Evidence of a healthy end: the run said it finished, its launcher saw every
--- worker exit 0, or the process group was torn down at the interpreter's exit.
-CREATE OR REPLACE TEMP TABLE completion_evidence AS
-SELECT file, line_no, line_end, rank, node, kind, ts, ts_aligned, ts_estimated, message
-FROM events
-WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded', 'c10d.exit_without_destroy')
-   OR (kind = 'deepspeed.launcher_exit' AND attrs['exitcode'] = '0');
