@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import pickle
 import re
 import subprocess
@@ -26,14 +27,18 @@ ROOT = Path(__file__).resolve().parents[1]
 # Spelled in two pieces so that this file does not match its own test.
 SHELF_REFS = ("../" + "shared", "/work" + "/shared")
 
-CAPTURE_PATH = re.compile(r"/work/|/tmp/correlator-jobs|/root/")
+# The capture machine's paths: this checkout (where capture.sh runs), the venv it ran
+# with ($PYENV), the capture scripts' old scratch directory, root's home.
+CAPTURE_PATH = re.compile(
+    "|".join([re.escape(str(ROOT) + "/"), r"/tmp/correlator-jobs", r"/root/"]
+             + ([re.escape(os.environ["PYENV"].rstrip("/") + "/")]
+                if os.environ.get("PYENV", "/home/user/venv").rstrip("/") != "/home/user/venv" else []))
+)
 PATH_SCOPES = ("sample_logs/", "rules/", "parsers/", "correlator/")
 
 # (file, or folder ending in "/") -> {exact substring that may stay: why}
 ALLOWED: dict[str, dict[str, str]] = {
     "sample_logs/_capture/neutral_paths.py": {
-        "/work/main/": "the rewriter names the prefixes it replaces",
-        "/work/torchenv": "the rewriter names the prefixes it replaces",
         "/tmp/correlator-jobs": "the rewriter names the prefixes it replaces",
         "/root/": "the rewriter names the prefixes it replaces (and says public/ keeps its own)",
     },

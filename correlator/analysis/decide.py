@@ -375,7 +375,7 @@ def _deterministic_everywhere(con: duckdb.DuckDBPyConnection, top: Hyp, hyps: li
     something else: trained on, or failed differently."""
     if top.category not in ("config_error", "version_mismatch") or top.evidence is None:
         return False
-    if top.rule is not None and top.rule.rule.scope != "job" and top.n_ranks_same < 2 and top.classification is None:
+    if top.rule is not None and top.rule.rule.scope != "job" and top.n_ranks_same < 2:
         return False  # a rule about one rank's own state (a short batch, a bad sample) is not everywhere
     phase = phase_of(con, top.evidence.ts, top.evidence.file, top.evidence.line_no)
     if phase == "during_training":

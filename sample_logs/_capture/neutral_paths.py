@@ -3,16 +3,15 @@
 
 The scenarios were run on one machine whose checkout, venv and scratch directory
 leaked into tracebacks, launcher messages and Flight Recorder frames. This script
-replaces those prefixes, the same way in every file, so the corpus names no machine:
+replaces those prefixes, the same way in every file, so the corpus names no machine.
+The prefixes are this machine's, found when the script runs (so none is written here):
 
-    /work/main/            -> /home/user/job/      (the repository checkout: train.py ...)
-    /work/torchenv/        -> /home/user/venv/     (the capture venv: site-packages/torch/...)
-    /tmp/correlator-jobs/  -> /home/user/jobs/     (per-scenario scratch dirs, torchrun log dirs)
+    <this checkout>/       -> /home/user/job/      (the repository: train.py ...)
+    $PYENV (the venv       -> /home/user/venv      (site-packages/torch/...; capture.sh's
+     capture.sh ran)                                variable; skipped when unset)
+    /tmp/correlator-jobs   -> /home/user/jobs      (the capture scripts' old scratch default)
     /root/.pyenv/          -> /home/user/.pyenv/   (the interpreter the venv was built on)
     /root/.cache/          -> /home/user/.cache/   (torch extension build cache)
-
-(and the bare ``/work/torchenv`` / ``/tmp/correlator-jobs`` without a trailing slash,
-as written in the capture scripts' defaults).
 
 The ``/root/`` rules are not applied under ``sample_logs/public/``: those files are
 verbatim pastes from public issue threads, and their ``/root/...`` paths are the
@@ -40,6 +39,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import io
+import os
 import pickle
 import sys
 import zlib
@@ -49,14 +49,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]  # sample_logs/
 SELF = Path(__file__).resolve()
 
-# order matters: the slash forms before the bare forms
-CAPTURE_MAP: list[tuple[str, str]] = [
-    ("/work/main/", "/home/user/job/"),
-    ("/work/torchenv/", "/home/user/venv/"),
-    ("/work/torchenv", "/home/user/venv"),
-    ("/tmp/correlator-jobs/", "/home/user/jobs/"),
-    ("/tmp/correlator-jobs", "/home/user/jobs"),
-]
+CHECKOUT = str(ROOT.parent)  # where the captures ran: the repository's own checkout
+
+
+def capture_map(checkout: str = CHECKOUT, venv: str | None = None) -> list[tuple[str, str]]:
+    """This machine's prefixes and their neutral forms; the slash forms before the bare ones."""
+    venv = os.environ.get("PYENV") if venv is None else venv
+    pairs = [(checkout.rstrip("/") + "/", "/home/user/job/")]
+    if venv and venv.rstrip("/") != "/home/user/venv":
+        pairs += [(venv.rstrip("/") + "/", "/home/user/venv/"), (venv.rstrip("/"), "/home/user/venv")]
+    return pairs + [("/tmp/correlator-jobs/", "/home/user/jobs/"), ("/tmp/correlator-jobs", "/home/user/jobs")]
+
+
+CAPTURE_MAP = capture_map()
 HOME_MAP: list[tuple[str, str]] = [
     ("/root/.pyenv/", "/home/user/.pyenv/"),
     ("/root/.cache/", "/home/user/.cache/"),
