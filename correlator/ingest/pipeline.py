@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from correlator.ingest.attribute import PathFacts, facts_from_path
+from correlator.ingest.attribute import PathFacts, facts_from_path, sibling
 from correlator.ingest.classify import ATTR_TYPE, classify
 from correlator.ingest.demux import (
     SHAPE_CODE,
@@ -291,6 +291,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         pl.col("kind"),
         pl.col("shape"),
         pl.col("task").cast(pl.Int32),
+        files.fact("node").alias("node_alias"),
         pl.col("ts_year"),
         pl.col("part"),
         _host_attr(),
@@ -459,7 +460,7 @@ PART_EXTRAS = ("ts_year", "part", "host_attr")
 # Arrow dictionaries: the writer's own encoding of plain strings costs several times
 # Arrow's `dictionary_encode` (a 15 MB part: 40 ms of a 105 ms write, against 9 ms).
 # (Shapes come as a dictionary from the start: no hashing at all.)
-_DICT_COLUMNS = ("job", "node", "source", "file", "level", "template", "kind", "shape", "host_attr")
+_DICT_COLUMNS = ("job", "node", "source", "file", "level", "template", "kind", "shape", "node_alias", "host_attr")
 _DICT_STRING = pa.dictionary(pa.int32(), pa.string())
 # Messages and attrs stay Arrow string views, as Polars holds them: the file's bytes
 # and types are the same (UTF8 strings), and the copy into offset-based strings cost
@@ -768,6 +769,7 @@ def _raw_events(lines: pl.Series, first: int, rel: str, job: str) -> pl.DataFram
             "template": lines, "message": lines, "attrs": pl.Series([[]] * n, dtype=ATTR_TYPE),
             "line_end": line_no, "kind": pl.Series([None] * n, dtype=pl.Utf8),
             "task": pl.Series([None] * n, dtype=pl.Int32),
+            "node_alias": pl.Series([facts_from_path(rel).node] * n, dtype=pl.Utf8),
             "ts_year": pl.Series([None] * n, dtype=pl.Int32), "part": pl.Series([0] * n, dtype=pl.Int32),
             "host_attr": pl.Series([None] * n, dtype=pl.Utf8),
         }
@@ -1139,6 +1141,9 @@ def _stage2(
         # them, attrs included, cost more to build than it saved).
         kind = "TEMP TABLE" if view == "part_summary" else "VIEW"
         con.execute(f"CREATE {kind} {view} AS SELECT * FROM read_parquet({paths!r})")
+    con.register("file_paths_arrow", _file_paths(files))
+    con.execute("CREATE TEMP TABLE file_paths AS SELECT * FROM file_paths_arrow")
+    con.unregister("file_paths_arrow")
     sql = resources.files("correlator.ingest").joinpath("attribute.sql").read_text()
     con.execute(sql)
     _report_bad_numbers(con, problems)
@@ -1152,6 +1157,20 @@ def _stage2(
     con.register("problems_arrow", problems.to_arrow())
     con.execute("CREATE TABLE problems AS SELECT * FROM problems_arrow")
     return _Staged(con, parts)
+
+
+def _file_paths(files: list[InputFile]) -> pa.Table:
+    """What each file's path says that stage 2 weighs against the logs: the node it
+    names, whether it is a node-level file, and its family of numbered siblings."""
+    facts = [facts_from_path(f.rel) for f in files]
+    families = [sibling(f.rel) for f in files]
+    return pa.table({
+        "file": pa.array([f.rel for f in files], pa.string()),
+        "path_node": pa.array([x.node for x in facts], pa.string()),
+        "node_level": pa.array([x.node_level for x in facts], pa.bool_()),
+        "family": pa.array([fam[0] if fam else None for fam in families], pa.string()),
+        "member": pa.array([fam[1] if fam else None for fam in families], pa.int32()),
+    })
 
 
 def _report_bad_numbers(con: duckdb.DuckDBPyConnection, problems: ProblemLog) -> None:
@@ -1252,6 +1271,7 @@ def _files_table(
            GROUP BY s.file"""
     ).fetchall()
     by_file = {row[0]: row[1:] for row in agg}
+    hosts_of = dict(con.execute("SELECT file, hosts FROM file_hosts").fetchall())
     problem_counts: dict[str, int] = {}
     for p in problems.items:
         problem_counts[p.file] = problem_counts.get(p.file, 0) + 1
@@ -1263,14 +1283,14 @@ def _files_table(
                 "file": f.rel, "size": f.size, "compression": f.compression,
                 "lines": per_file.get(i, (0, 0))[1], "events": events,
                 "sources": sources or [], "ranks": ranks or [], "nodes": nodes or [],
-                "problems": problem_counts.pop(f.rel, 0),
+                "problems": problem_counts.pop(f.rel, 0), "hosts": hosts_of.get(f.rel) or [],
             }
         )
     # problems about paths that never became input files (skipped binaries, bad links)
     for rel, count in problem_counts.items():
         rows.append(
             {"file": rel, "size": None, "compression": None, "lines": 0, "events": 0,
-             "sources": [], "ranks": [], "nodes": [], "problems": count}
+             "sources": [], "ranks": [], "nodes": [], "problems": count, "hosts": []}
         )
     return pa.Table.from_pylist(rows, schema=FILE_SCHEMA)
 
