@@ -268,6 +268,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     shapes, codes = with_new_texts(ev.get_column("message"), line_shapes[0], ev.get_column("shape_code"))
     ev = ev.drop("shape_code")
     ev = classify(ev, extra_attrs=_EXTRA_ATTRS, shapes=shapes, codes=codes)
+    ev = _default_group_rank(ev, files)
     ev = ev.with_columns(templates(ev.get_column("message"), shapes, codes), _shape_column(shapes, codes))
 
     ev = _estimate_ts(ev, state, several_files=files.n > 1)
@@ -383,6 +384,30 @@ def _give_year(ev: pl.DataFrame, state: _StreamState) -> pl.DataFrame:
         idx = where.arg_true()
         ts = ts.scatter(idx, ts.gather(idx).dt.offset_by(f"{year - PROVISIONAL_YEAR}y"))
     return ev.with_columns(ts, pl.when(where).then(pl.lit(year, dtype=pl.Int32)).alias("ts_year"))
+
+
+# c10d's logPrefix() names the process group a line is about: `[PG 0 (default_pg) Rank 3]`,
+# `[PG ID 0 PG GUID 0(default_pg) Rank 1]` (docs/formats/pytorch-c10d.md §2). Group 0 is the
+# default one, whose rank is the global rank; any other group's (`[PG ID 2 PG GUID 9 Rank 4]`)
+# is a rank within that sub-group, and so is the group-less `[Rank N]` of old releases as far
+# as a line can tell: those stay attrs['pg_rank'] only.
+_DEFAULT_PG = r"^PG (?:ID )?0(?:[^0-9]|$)"
+
+
+def _default_group_rank(ev: pl.DataFrame, files: _Files) -> pl.DataFrame:
+    """A line without a rank of its own takes the rank c10d names for the default
+    process group; stage 2 spreads it to the line's stream as any other line rank."""
+    if not ev.get_column("kind").str.starts_with("c10d.").fill_null(False).any():
+        return ev
+    field = pl.element().struct.field
+    pg = pl.col("attrs").list.eval(pl.element().filter(field("key") == "pg").struct.field("value")).list.first()
+    pg_rank = pl.col("attrs").list.eval(
+        pl.element().filter(field("key") == "pg_rank").struct.field("value")).list.first()
+    default = pg.str.contains(_DEFAULT_PG).fill_null(False) & pl.col("rank").is_null()
+    if any(f.node_level for f in files.facts):
+        default = default & ~files.fact("node_level")
+    return ev.with_columns(
+        pl.when(default).then(pg_rank.cast(pl.Int32, strict=False)).otherwise(pl.col("rank")).alias("rank"))
 
 
 def _host_attr() -> pl.Expr:
