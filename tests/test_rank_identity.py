@@ -106,3 +106,22 @@ def test_a_sub_groups_rank_is_not_the_global_rank(tmp_path):
     assert pg_rank == "4"  # kept as the rank within its group
     # a [rankN]: prefix (the global rank) beats any group's rank
     assert _ranks(_write(tmp_path / "j2", {"t.log": "[rank6]:" + DEFAULT_PG})) == {"t.log": [6]}
+
+
+def test_rank_n_of_m_names_the_rank_of_a_file_nothing_else_names(tmp_path):
+    banner = "2026-12-01 20:26:34,911 INFO trainer: process group ready (backend=gloo, rank {} of 4)\n"
+    files = {"a.log": STEP + banner.format(2),
+             "b.log": STEP + banner.format(1) + banner.format(3),  # two ranks stated: which is it?
+             "c.log": "[rank0]:" + STEP + banner.format(3)}  # its prefix names rank 0: the banner is no evidence
+    got = _ranks(_write(tmp_path / "job", files))
+    assert got == {"a.log": [2], "b.log": [None], "c.log": [0]}
+
+
+def test_the_world_size_the_logs_state_is_in_the_files_table(tmp_path):
+    files = {"a.log": "2026-12-01 20:26:34,161 INFO trainer: starting: world_size=4 pid=13735 host=vm\n",
+             "b.log": STEP,
+             "c.log": "gpn021:41205:41205 [0] NCCL INFO comm 0x5581f4e0 rank 3 nranks 8 cudaDev 3 busId 4e000 "
+                      "commId 0x9f1d3c2b4a5e6f70 - Init COMPLETE\n"}
+    with open_timeline(str(_write(tmp_path / "job", files)), QUIET) as con:
+        got = dict(con.execute("SELECT file, world_size FROM files").fetchall())
+    assert got == {"a.log": 4, "b.log": None, "c.log": 8}

@@ -5,8 +5,8 @@
 -- year-less stamp or not and full-stamp year, with its count n), table file_paths
 -- (per input file: the node its path names, node-level or not, its family of
 -- numbered siblings and its number in it; ingest.attribute). Outputs: the
--- tiny mapping tables combo_final, child_rank_lines, file_hosts and job_year, and
--- stale_parts, the parts they change. No event is read here.
+-- tiny mapping tables combo_final, child_rank_lines, file_hosts, file_world_size and
+-- job_year, and stale_parts, the parts they change. No event is read here.
 
 CREATE MACRO attr(a, k) AS a[k];
 -- A number read from a log (a pid, a rank, a count) as an INTEGER, or NULL when it is
@@ -272,15 +272,42 @@ SELECT file, any_value(host) AS node FROM host_lines
 WHERE path_node IS NULL AND node IS NULL AND host IS NOT NULL
 GROUP BY ALL HAVING count(DISTINCT host) = 1;
 
+-- The world size each file's lines state: the largest NCCL communicator's nranks, the
+-- job's own `world_size=4` / `rank 3 of 4` (the files table's world_size), so that a
+-- rank no file shows can be named.
+CREATE TEMP TABLE file_world_size AS
+SELECT file, CAST(max(n) AS INTEGER) AS world_size FROM (
+    SELECT file, int_attr(attrs, 'nranks') AS n FROM fact_events WHERE kind = 'nccl.comm_init'
+    UNION ALL
+    SELECT file, coalesce(int_attr(attrs, 'world_size'), int_attr(attrs, 'app_world_size')) AS n
+    FROM fact_events WHERE kind = 'app.world_size')
+WHERE n BETWEEN 1 AND 65536
+GROUP BY file;
+
+-- `rank 3 of 4`, as the job's own code prints it, is the rank of a file that names no
+-- rank otherwise (no prefix, path, pid or stream rank) and states only this one;
+-- never in a launcher console or a node-level file, which speak of other processes.
+CREATE TEMP TABLE file_app_rank AS
+SELECT file, any_value(r) AS rank FROM (
+    SELECT file, int_attr(attrs, 'app_rank') AS r FROM fact_events
+    WHERE kind = 'app.world_size' AND attr(attrs, 'app_rank') IS NOT NULL)
+WHERE r IS NOT NULL
+  AND file NOT IN (SELECT file FROM launcher_files)
+  AND file NOT IN (SELECT file FROM file_paths WHERE node_level)
+  AND file NOT IN (SELECT file FROM combo_a WHERE rank_a IS NOT NULL)
+GROUP BY file HAVING count(DISTINCT r) = 1;
+
 CREATE TEMP TABLE combo_pre AS
 WITH filled AS (
     SELECT a.*,
            coalesce(a.rank_a,
                     CASE WHEN a.file NOT IN (SELECT file FROM launcher_files) OR a.local_rank IS NOT NULL
-                         THEN s.rank END) AS final_rank
+                         THEN s.rank END,
+                    ar.rank) AS final_rank
     FROM combo_a a
     LEFT JOIN stream_rank s
       ON s.file = a.file AND s.local_rank IS NOT DISTINCT FROM a.local_rank
+    LEFT JOIN file_app_rank ar ON ar.file = a.file
 )
 SELECT f.*, p.path_node, p.family, p.member, coalesce(p.node_level, false) AS node_level
 FROM filled f LEFT JOIN file_paths p ON p.file = f.file;

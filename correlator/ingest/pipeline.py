@@ -540,6 +540,7 @@ FACT_KINDS = (
     "nccl.comm_init",
     "torchrun.failure_entry", "torchrun.closing_signal", "torchrun.worker_failed", "torchrun.forced_kill",
     "deepspeed.world_info", "deepspeed.launcher_spawn", "deepspeed.killing_subprocess",
+    "app.world_size",
 )
 # The columns of them that attribute.sql reads (a missing one fails its binding, so
 # every ingest test would say so): the side file holds only these, with plain strings
@@ -1297,6 +1298,7 @@ def _files_table(
     ).fetchall()
     by_file = {row[0]: row[1:] for row in agg}
     hosts_of = dict(con.execute("SELECT file, hosts FROM file_hosts").fetchall())
+    world_of = dict(con.execute("SELECT file, world_size FROM file_world_size").fetchall())
     problem_counts: dict[str, int] = {}
     for p in problems.items:
         problem_counts[p.file] = problem_counts.get(p.file, 0) + 1
@@ -1309,13 +1311,14 @@ def _files_table(
                 "lines": per_file.get(i, (0, 0))[1], "events": events,
                 "sources": sources or [], "ranks": ranks or [], "nodes": nodes or [],
                 "problems": problem_counts.pop(f.rel, 0), "hosts": hosts_of.get(f.rel) or [],
+                "world_size": world_of.get(f.rel),
             }
         )
     # problems about paths that never became input files (skipped binaries, bad links)
     for rel, count in problem_counts.items():
         rows.append(
             {"file": rel, "size": None, "compression": None, "lines": 0, "events": 0,
-             "sources": [], "ranks": [], "nodes": [], "problems": count, "hosts": []}
+             "sources": [], "ranks": [], "nodes": [], "problems": count, "hosts": [], "world_size": None}
         )
     return pa.Table.from_pylist(rows, schema=FILE_SCHEMA)
 

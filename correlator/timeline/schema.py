@@ -96,6 +96,9 @@ FILE_SCHEMA = pa.schema(
         # syslog kernel lines, pdsh prefixes; `localhost` is no name): a node listed
         # here is a machine, one listed nowhere is only a directory's name
         ("hosts", pa.list_(pa.string())),
+        # the world size the file's lines state (the largest NCCL communicator's nranks,
+        # `world_size=4`, `rank 3 of 4`): the ranks a job should have, shown or not
+        ("world_size", pa.int32()),
     ]
 )
 
