@@ -94,8 +94,10 @@ STEP = "2026-06-26 06:14:44,000 INFO trainer: step 5 loss 2.0\n"
 
 
 def test_the_default_groups_rank_is_the_global_rank(tmp_path):
-    got = _ranks(_write(tmp_path / "job", {"train.log": STEP + DEFAULT_PG, "other.log": STEP + OLD_PG}))
-    assert got == {"train.log": [1], "other.log": [3]}  # the file's other lines too: one rank per file
+    files = {"train.log": STEP + DEFAULT_PG, "other.log": STEP + OLD_PG,
+             "dmesg.log": DEFAULT_PG}  # read in one batch with the others; a node-level file has no rank
+    got = _ranks(_write(tmp_path / "job", files))
+    assert got == {"train.log": [1], "other.log": [3], "dmesg.log": [None]}  # one rank per file
 
 
 def test_a_sub_groups_rank_is_not_the_global_rank(tmp_path):

@@ -395,19 +395,27 @@ _DEFAULT_PG = r"^PG (?:ID )?0(?:[^0-9]|$)"
 
 
 def _default_group_rank(ev: pl.DataFrame, files: _Files) -> pl.DataFrame:
-    """A line without a rank of its own takes the rank c10d names for the default
-    process group; stage 2 spreads it to the line's stream as any other line rank."""
-    if not ev.get_column("kind").str.starts_with("c10d.").fill_null(False).any():
+    """A c10d line without a rank of its own takes the rank it names for the default
+    process group; stage 2 spreads it to the line's stream as any other line rank.
+    Only those few lines' attrs are read (a prefixed line already has its rank)."""
+    need = (ev.get_column("kind").str.starts_with("c10d.") & ev.get_column("rank").is_null()).fill_null(False)
+    levels = [f.node_level for f in files.facts]
+    if all(levels):
+        return ev
+    if any(levels):  # several small files in one batch, some node-level
+        need = need & ~ev.select(pl.lit(pl.Series(levels, dtype=pl.Boolean)).gather(pl.col("fi"))).to_series()
+    if not need.any():
         return ev
     field = pl.element().struct.field
-    pg = pl.col("attrs").list.eval(pl.element().filter(field("key") == "pg").struct.field("value")).list.first()
-    pg_rank = pl.col("attrs").list.eval(
-        pl.element().filter(field("key") == "pg_rank").struct.field("value")).list.first()
-    default = pg.str.contains(_DEFAULT_PG).fill_null(False) & pl.col("rank").is_null()
-    if any(f.node_level for f in files.facts):
-        default = default & ~files.fact("node_level")
-    return ev.with_columns(
-        pl.when(default).then(pg_rank.cast(pl.Int32, strict=False)).otherwise(pl.col("rank")).alias("rank"))
+
+    def attr(key: str) -> pl.Expr:
+        return pl.col("attrs").list.eval(pl.element().filter(field("key") == key).struct.field("value")).list.first()
+
+    found = ev.filter(need).select(
+        pl.when(attr("pg").str.contains(_DEFAULT_PG).fill_null(False))
+        .then(attr("pg_rank").cast(pl.Int32, strict=False)).alias("rank"))
+    rank = ev.get_column("rank").cast(pl.Int32).scatter(need.arg_true(), found.get_column("rank"))
+    return ev.with_columns(rank.alias("rank"))
 
 
 def _host_attr() -> pl.Expr:
