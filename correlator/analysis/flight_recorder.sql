@@ -101,13 +101,14 @@ said AS (
     SELECT a.pg, a.rank,
            TRY_CAST(regexp_extract(e.message, '(\d+) vs (\d+)\. Received data size', 1) AS BIGINT) AS got,
            TRY_CAST(regexp_extract(e.message, '(\d+) vs (\d+)\. Received data size', 2) AS BIGINT) AS own,
-           e.file, e.line_no
+           e.file, e.line_no, e.rank IS NULL AS unattributed
     FROM absent a JOIN events e
       ON e.rank = a.rank OR (e.rank IS NULL AND (SELECT count(*) FROM absent b WHERE b.pg = a.pg) = 1)
     WHERE e.message LIKE '%Received data size doesn''t match expected size%'
     QUALIFY row_number() OVER (PARTITION BY a.pg, a.rank ORDER BY e.rank IS NULL, e.file, e.line_no) = 1
 )
-SELECT pg, rank, got > own AS own_smaller, got, own, file, line_no FROM said WHERE got IS NOT NULL AND got <> own;
+SELECT pg, rank, got > own AS own_smaller, got, own, file, line_no, unattributed FROM said
+WHERE got IS NOT NULL AND got <> own;
 
 -- each side counted with the absent ranks that said they were on it (only between
 -- sizes: the element count orders them)
@@ -117,8 +118,12 @@ SELECT s.*,
               WHERE a.pg = s.pg AND NOT s.by_op AND s.numel IS NOT NULL
                 AND s.numel = (SELECT CASE WHEN a.own_smaller THEN min(t.numel) ELSE max(t.numel) END
                                FROM fr_sides t WHERE t.pg = s.pg)) AS votes,
-       (SELECT list('rank ' || a.rank || ' (no dump) reports receiving ' || a.got || ' bytes where it expected '
-                    || a.own || ' at ' || a.file || ':' || a.line_no)
+       (SELECT list(CASE WHEN a.unattributed
+                         THEN 'a gloo size abort with no rank prefix (taken as rank ' || a.rank
+                              || '''s, the only rank of the group without a dump)'
+                         ELSE 'rank ' || a.rank || ' (no dump)' END
+                    || ' reports receiving ' || a.got || ' bytes where it expected ' || a.own
+                    || ' at ' || a.file || ':' || a.line_no)
         FROM fr_absent_side a WHERE a.pg = s.pg AND NOT s.by_op) AS absent_said
 FROM fr_sides s;
 
