@@ -18,6 +18,12 @@ import duckdb
 from correlator.analysis.evidence import sql_file
 
 
+_REST = "-- @@"
+
+
 def create_fr_inferences(con: duckdb.DuckDBPyConnection) -> None:
     """Add the Flight Recorder rows to ``inferred`` (created by ``inferences.sql``)."""
-    con.execute(sql_file("flight_recorder.sql"))
+    entries, rest = sql_file("flight_recorder.sql").split(_REST, 1)
+    con.execute(entries)
+    if con.execute("SELECT count(*) FROM fr_entries").fetchone()[0]:
+        con.execute(_REST + rest)

@@ -23,6 +23,8 @@ WHERE kind = 'fr.entry' AND rank IS NOT NULL AND coalesce(attrs['is_p2p'], 'fals
 QUALIFY row_number() OVER (PARTITION BY rank, attrs['pg_id'], TRY_CAST(attrs['seq'] AS BIGINT)
                            ORDER BY file DESC, line_no DESC) = 1;
 
+-- @@ the rest runs only where there are entries (flight_recorder.py): a job without
+-- dumps never has its messages scanned for gloo's size report
 -- each dumped rank's last recorded collective per group
 CREATE OR REPLACE TEMP TABLE fr_last AS
 SELECT pg, rank, max(seq) AS last_seq,
