@@ -17,7 +17,6 @@ import duckdb
 
 from correlator.analysis.evidence import sql_file
 
-
 _REST = "-- @@"
 
 
