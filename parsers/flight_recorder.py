@@ -176,7 +176,8 @@ def _entry_row(line_no: int, e: dict[str, Any], pg_config: dict[str, Any]) -> Ro
     pg = e.get("process_group")
     pg_id = _text(pg[0]) if isinstance(pg, list | tuple) and pg else _text(e.get("pg_id"))
     pg_name = _text(pg[1]) if isinstance(pg, list | tuple) and len(pg) > 1 else ""
-    seq = _num(e.get("collective_seq_id"))
+    # "seq_id" before version 2.0 of the dump (one counter for collectives and p2p)
+    seq = _num(e["collective_seq_id"] if "collective_seq_id" in e else e.get("seq_id"))
     op = _text(e.get("profiling_name"))
     retired = bool(e.get("retired"))
     ts_ns = _num(e.get("time_created_ns"))
