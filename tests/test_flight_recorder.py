@@ -333,3 +333,14 @@ def test_a_rank_without_a_dump_is_named_only_in_a_failing_job(tmp_path: Path) ->
     job = _job(tmp_path, {0: same, 1: same}, 3)
     v = analyze(str(job), options=QUIET)
     assert v.status != "failed" and not v.hypotheses  # dumps alone prove no failure
+
+
+def test_older_dump_without_collective_seq_id() -> None:
+    """Dumps before version 2.0 number collectives with ``seq_id`` and have no process_group."""
+    old = {"version": "1.4", "pg_config": {"0": {"name": "0", "desc": "default_pg", "ranks": "[0, 1]"}},
+           "entries": [{"record_id": 0, "pg_id": 0, "seq_id": 5, "op_id": 5, "profiling_name": "nccl:all_reduce",
+                        "input_sizes": [[2, 3]], "output_sizes": [[2, 3]], "time_created_ns": 10**18,
+                        "state": "started", "retired": False, "frames": []}]}
+    entry = fr.dump_rows(fr.load_dump(pickle.dumps(old)))[0]
+    assert entry.attrs["seq"] == "5" and entry.attrs["pg_id"] == "0" and entry.attrs["pg_ranks"] == "[0, 1]"
+    assert entry.attrs["numel"] == "6"
