@@ -17,6 +17,7 @@ import duckdb
 
 from correlator.analysis.classifier import Classification
 from correlator.analysis.evidence import cite, epoch, one, rows, sql_file
+from correlator.analysis.flight_recorder import create_fr_inferences
 from correlator.analysis.rulebook import LoadedRule
 from correlator.verdict import Evidence
 
@@ -33,6 +34,7 @@ LEAD_WINDOW_S = 3600.0  # a cause precedes its echoes by at most about a (long) 
 def create_inferences(con: duckdb.DuckDBPyConnection) -> None:
     """Tables of ``inferences.sql``: ``inferred``, ``known_ranks``, ``last_progress``, ..."""
     con.execute(sql_file("inferences.sql"))
+    create_fr_inferences(con)  # Flight Recorder dumps compared across ranks
 
 
 @dataclass

@@ -17,8 +17,10 @@ Design notes
 * **Content decides, names only help.** Compression is sniffed from magic bytes
   (a ``.gz`` that is really plain text is read as text, a gzip without an
   extension is decompressed); so are tar archives and the binary formats we skip.
-  A few extensions (checkpoints, pickles, bytecode) are skipped by name alone,
-  because their content can look like anything.
+  A few extensions (checkpoints, bytecode) are skipped by name alone, because
+  their content can look like anything. Flight Recorder dumps (a pickle or JSON
+  with the dump's keys) are recognised by content whatever their name, and read
+  by their own path (``InputFile.format``); other pickles are skipped.
 * **``InputFile.open`` is a picklable callable** (small classes, not closures), so
   a parallel ingest can ship InputFiles to worker processes; only the
   standard-input spool cannot be pickled (forking is fine: it is read with
@@ -74,6 +76,7 @@ from typing import Any, BinaryIO, Protocol, cast
 import zstandard
 
 from correlator.timeline.problems import Problem, ProblemLog
+from parsers import flight_recorder
 
 __all__ = ["SNIFF_BYTES", "DamagedStream", "DecompressReader", "InputFile", "discover"]
 
@@ -126,8 +129,6 @@ _SKIP_SUFFIXES = {
     ".ckpt": "checkpoint",
     ".safetensors": "safetensors checkpoint",
     ".bin": "binary file (checkpoint)",
-    ".pkl": "pickle (e.g. a flight-recorder dump)",
-    ".pickle": "pickle (e.g. a flight-recorder dump)",
     ".npy": "NumPy array",
     ".npz": "NumPy archive",
     ".parquet": "Parquet file (an output of this tool?)",
@@ -206,6 +207,8 @@ class InputFile:
     size: int  # bytes as stored (compressed size)
     compression: str | None  # None, "gzip", "bz2", "xz", "zstd"
     open: Callable[[], BinaryIO] = field(repr=False, compare=False)
+    # "text" (a log, read line by line) or "flight_recorder" (a dump, read whole)
+    format: str = "text"
 
 
 # --------------------------------------------------------------------------- streams
@@ -979,9 +982,9 @@ def _magic_kind(head: bytes) -> str | None:
     kind = _sniff_compression(head)
     if kind is not None:
         return f"{kind} data inside a compressed file (compressed twice; not expanded)"
-    # Pickle protocol 2+ (torch flight-recorder dumps, legacy .pt files).
-    if len(head) >= 2 and head[0] == 0x80 and 2 <= head[1] <= 5:
-        return "pickle (e.g. a flight-recorder dump)"
+    # Pickle protocol 2+ that is no flight-recorder dump (legacy .pt files, caches).
+    if flight_recorder.is_pickle(head):
+        return "pickle (not a flight-recorder dump)"
     return None
 
 
@@ -1078,6 +1081,9 @@ class _Discovery:
                 self.problem(rel, "tar archive inside an archive (not expanded)")
                 return []
             return self.scan_tar(rel, _Archive(source, compression))
+        if flight_recorder.looks_like_dump(head):
+            return [InputFile(rel=rel, size=size, compression=compression,
+                              open=_Opener(source, compression), format="flight_recorder")]
         kind = _magic_kind(head)
         if kind is not None:
             self.problem(rel, f"{kind}, not a log")

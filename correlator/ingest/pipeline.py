@@ -51,6 +51,7 @@ from correlator.ingest.demux import (
     strip_prefixes,
 )
 from correlator.ingest.discover import InputFile, discover
+from correlator.ingest.flight_recorder import fr_events
 from correlator.ingest.fold import fold, one_stream, per_stream
 from correlator.ingest.parquet_concat import concat_parquet, save_prepared
 from correlator.ingest.polars_thread import on_polars_thread
@@ -689,6 +690,11 @@ def _file_events(
 ) -> Iterator[_PartBatch]:
     """The file's events, a batch at a time, in their part's order, with the sizes
     of the row groups they are written as (``_layout``)."""
+    if f.format == "flight_recorder":  # a binary dump, read whole by its own path
+        ev = fr_events(f, job, problems)
+        if ev is not None and ev.height:
+            yield _part_batch(*_layout(ev, file_end=True))
+        return
     facts = facts_from_path(f.rel)
     state = _StreamState()
     batches = iter_line_batches(f, problems, batch_bytes=opts.batch_bytes, max_line_bytes=opts.max_line_bytes)
@@ -1101,7 +1107,8 @@ def _tasks(files: list[InputFile], opts: IngestOptions) -> list[list[tuple[int, 
     limit = min(_SMALL_FILE_BYTES, opts.batch_bytes // 4)
     order = sorted(range(len(files)), key=lambda i: -files[i].size)
     # a compressed file is small when even at _INFLATION its text would be
-    alone = [i for i in order if _inflated(files[i]) > limit or files[i].rel == "<stdin>"]
+    alone = [i for i in order if _inflated(files[i]) > limit or files[i].rel == "<stdin>"
+             or files[i].format != "text"]  # a dump is no lines to batch with others
     small = sorted(set(order) - set(alone))  # path order: neighbours are often one job's ranks
     tasks = [[(i, files[i])] for i in alone]
     run: list[tuple[int, InputFile]] = []

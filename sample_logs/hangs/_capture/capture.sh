@@ -125,6 +125,8 @@ fr-hang-stall-rankfiles()          { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 
 fr-mismatch-allgather-tee()        { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 tee_run 3 --mode mismatch_gather --culprit 2 --fail-step 4 --fr-dir fr_dump; fr; }
 fr-mismatch-size-workers()         { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 worker_run 3 --mode mismatch_size --culprit 0 --fail-step 4 --fr-dir fr_dump; fr; }
 fr-mismatch-size-tee()             { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 tee_run 3 --mode mismatch_size --culprit 1 --fail-step 3 --fr-dir fr_dump; fr; }
+fr-mismatch-allgather-2rank-tee()  { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 tee_run 2 --mode mismatch_gather --culprit 1 --fail-step 4 --fr-dir fr_dump; fr; }
+fr-uneven-batch-rankfiles()        { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 rank_run 3 --mode uneven_batch --culprit 2 --fail-step 4 --fr-dir fr_dump; fr; }
 fr-missing-rank-sigkill-logdir()   { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 logdir_run 3 --mode sigkill --culprit 2 --fail-step 4 --fr-dir fr_dump; fr; }
 
 ALL=$(grep -oE '^[a-z][a-z0-9-]+\(\)' "$0" | tr -d '()' | grep -vE '^(start|tee_run|logdir_run|rank_run|worker_run|fr|fr_analyse|fr-analyse-all)$')

@@ -17,6 +17,8 @@ sync with --wait (allreduce | barrier | monitored_barrier) and the culprit rank
   sigkill       SIGKILLs itself at step K (prints nothing)
   mismatch_gather  calls all_gather where peers call all_reduce
   mismatch_size    all_reduces a tensor of another size
+  uneven_batch     every rank all_gathers its per-sample predictions at step K; the
+                   culprit's batch there is longer (a shard split unevenly)
   none          healthy (for external kills)
 
 --log-file FMT: log through Python logging (asctime) into FMT % rank instead of stderr.
@@ -139,7 +141,7 @@ def main():
                 stall(args, rank)
             if mine and args.mode == "sigkill":
                 os.kill(os.getpid(), signal.SIGKILL)
-            x = torch.randn(8, 16, generator=g)
+            x = torch.randn(10 if mine and args.mode == "uneven_batch" else 8, 16, generator=g)
             y = x.sum(dim=1, keepdim=True)
             loss = nn.functional.mse_loss(model(x), y)
             opt.zero_grad()
@@ -156,6 +158,10 @@ def main():
             elif step == args.fail_step and args.wait == "monitored_barrier":
                 log.info("step %d: monitored_barrier before checkpoint", step)
                 dist.monitored_barrier(timeout=timedelta(seconds=args.timeout))
+            if step == args.fail_step and args.mode == "uneven_batch":
+                preds = model(x).detach()
+                out = [torch.zeros_like(preds) for _ in range(world)]
+                dist.all_gather(out, preds)  # per-sample predictions for a metric
             for prm in model.parameters():
                 if mine and args.mode == "mismatch_gather":
                     out = [torch.zeros_like(prm.grad) for _ in range(world)]

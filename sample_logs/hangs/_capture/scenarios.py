@@ -207,6 +207,18 @@ add("fr-mismatch-size-tee", "gloo size mismatch abort + FR dumps (one missing)",
     "as fr-mismatch-size-workers with the culprit silent: rank 1 sent the larger buffer, rank 0 (the store host) detected it and aborted, so torchrun's Root Cause is rank 0; rank 1's only trace is its FR dump (seq 13 all_reduce input_sizes [[515]]). The dump set lacks rank_0." + FRNOTE,
     "TORCH_FR_BUFFER_SIZE=2000 ... --mode mismatch_size --culprit 1 --fail-step 3 --fr-dir fr_dump")
 
+# ---- Flight Recorder, third round (issue 21 section 5): the rank's side decided from the dumps
+add("fr-uneven-batch-rankfiles", "gloo size mismatch abort in all_gather + FR dumps (one missing)", "c",
+    "every rank all_gathers its per-sample predictions at step 4; rank 2's batch there has 10 rows where its peers' have 8; rank 0 aborts on the gloo size enforce (exit -6, no FR dump), ranks 1 and 2 get `Connection reset by peer`",
+    hang(2, category="data_error"), [("Received data size doesn't match expected size", [0]), ("Connection reset by peer", [1])],
+    "an uneven split of the data, not a code path: rank 2's step-4 batch is 10 rows, its peers' 8, and all ranks gather per-sample predictions. The FR dumps show seq 17 gloo:all_gather input_sizes [[10, 1]] on rank 2 and [[8, 1]] on rank 1 (only the batch dimension differs); rank 0 received rank 2's larger chunk and aborted ('20 vs 16. Received data size doesn't match expected size', in launcher.log without a rank prefix; SIGABRT leaves no dump), so it held 8 rows like rank 1. The re-keyed fr_trace cannot decide (rank 0's dump is missing). Captured with PYENV=/home/user/venv-fr (the same torch 2.13.0+cpu)." + FRNOTE,
+    "TORCH_FR_BUFFER_SIZE=2000 ... --mode uneven_batch --culprit 2 --fail-step 4 --fr-dir fr_dump")
+add("fr-mismatch-allgather-2rank-tee", "gloo timeout (all_gather vs all_reduce, 2 ranks) + FR dumps", "a",
+    "2 ranks: rank 1 calls all_gather where rank 0 calls all_reduce at step 4; rank 1 times out (send) and exits 1, rank 0 then gets `Connection closed by peer`",
+    hang(1, "in all_gather", category="collective_mismatch"), [(CLOSED, [0])],
+    "one against one: the FR dumps show seq 17 gloo:all_reduce on rank 0 and gloo:all_gather on rank 1, and nothing in them says which is the intended collective; only the trainer's design (and rank 1's traceback through all_gather, the odd call in the script) names rank 1. A reader of the dumps alone should call it a tie; the re-keyed fr_trace names rank 1 'Culprit' because it takes the first rank it reads (rank 0) as the expected collective (in fr-mismatch-allgather-tee the same rule names the majority). Captured with PYENV=/home/user/venv-fr (the same torch 2.13.0+cpu)." + FRNOTE,
+    "TORCH_FR_BUFFER_SIZE=2000 ... --mode mismatch_gather --culprit 1 --fail-step 4 --fr-dir fr_dump (2 processes)")
+
 # ---- added in the second capture round
 add("mbarrier-stall-behind-rankfiles", "dist.monitored_barrier timeout", "c",
     "(2) rank 2 stalls before logging `step 5` (last line `step 4`)",
@@ -305,7 +317,9 @@ def readme(slug, s):
         n = 4 if "(4 processes)" in cmd else 3
         cmd = LAUNCH[s["layout"]].format(n=n, args=cmd.replace(" (4 processes)", ""))
     elif cmd.startswith("TORCH_FR_BUFFER_SIZE=2000 ... "):
-        cmd = "TORCH_FR_BUFFER_SIZE=2000 " + LAUNCH[s["layout"]].format(n=3, args=cmd.split(" ... ", 1)[1])
+        n = 2 if "(2 processes)" in cmd else 3
+        args = cmd.split(" ... ", 1)[1].replace(" (2 processes)", "")
+        cmd = "TORCH_FR_BUFFER_SIZE=2000 " + LAUNCH[s["layout"]].format(n=n, args=args)
     return f"""# {slug}
 
 {s['notes']}
