@@ -29,8 +29,9 @@ def _reconciled(target: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     with open_timeline(str(target), QUIET) as con:
         located = align.prepare(con)
         findings.find(con, load_rules([], builtin=True), located)
-        deviation.find_deviations(con, None)
         copies.reconcile(con)
+        deviation.find_deviations(con, None)
+        copies.reconcile_deviation(con)
         yield con
 
 
@@ -62,6 +63,22 @@ def test_unstamped_traceback_gets_the_interval_between_its_stamped_neighbours(tm
             "WHERE e.message LIKE 'Traceback%'").fetchone()
     assert est and ts == _utc("10:00:00")
     assert (lo, hi) == (_utc("10:00:00"), _utc("10:05:00"))
+
+
+def test_a_traceback_in_a_split_stderr_is_not_survived_by_the_steps_in_stdout(tmp_path):
+    # torchrun --log-dir: steps go to stdout.log until 10:05; stderr.log has one stamped
+    # warning at 10:00, then the traceback that ended rank 1. Its inherited 10:00 stamp
+    # made it look five minutes older than the last step, i.e. an error the rank
+    # trained on after; its interval (10:00, open) says no such thing.
+    files = {}
+    for r in (0, 1):
+        files[f"{LOGDIR}/{r}/stdout.log"] = "".join(
+            f"2026-12-01 10:{m:02d}:00,000 - INFO - train - step {m} | rank {r} | loss 1.0\n" for m in range(6))
+        files[f"{LOGDIR}/{r}/stderr.log"] = f"2026-12-01 10:00:00,000 - WARNING - train - rank {r} a warning\n"
+    files[f"{LOGDIR}/1/stderr.log"] += TRACEBACK
+    v = analyze(str(write_job(tmp_path, files)), options=QUIET)
+    assert v.status == "failed" and v.initiating.rank == 1
+    assert v.root_cause.evidence.file.endswith("1/stderr.log") and v.root_cause.evidence.ts_estimated
 
 
 def test_a_trailing_traceback_is_open_ended_until_a_launcher_copy_bounds_it(tmp_path):

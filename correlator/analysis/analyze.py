@@ -107,8 +107,9 @@ def _verdict(
 ) -> Verdict:
     located = align.prepare(con)
     findings.find(con, rules, located)
+    copies.reconcile(con)  # stamp intervals; one logical event per failure, whichever copies were collected
     deviation.find_deviations(con, baseline_templates)
-    copies.reconcile(con)  # one logical event per failure, whichever copies were collected
+    copies.reconcile_deviation(con)
     hypotheses.create_inferences(con)
     outcome.find_outcome(con)
     copies.reconcile_outcome(con)

@@ -17,12 +17,16 @@ It also gives estimated stamps an interval (``stamp_bounds``, ``findings.ts_lo``
 ``ts_hi``): ingest stamps an unstamped line with its stream's previous stamp, a
 lower bound that in a stderr.log ending in a traceback may be minutes early.
 
-Two hooks (``analyze._verdict``): ``reconcile`` after the deviation step (before
-the cross-rank inferences read the findings), ``reconcile_outcome`` after the
-outcome step.
+Three hooks (``analyze._verdict``): ``reconcile`` after the findings step (the
+intervals and the copies, before deviation, inferences and outcome read the
+findings; deviation.sql and outcome.sql read ``stamp_bounds`` to tell whether a
+rank trained on after an error), ``reconcile_deviation`` and ``reconcile_outcome``
+after those steps, to take the copies out of their tables.
 """
 
 from __future__ import annotations
+
+import re
 
 import duckdb
 
@@ -33,21 +37,26 @@ from correlator.analysis.hypotheses import SIMULTANEOUS_S
 # abort, a process group's teardown, a dataloader's workers joining).
 LAUNCHER_LAG_S = 600.0
 
-_AFTER_OUTCOME = "-- @after_outcome"
+_PARTS = re.compile(r"^-- @after_(?:deviation|outcome)$", re.MULTILINE)
 
 
-def _parts() -> tuple[str, str]:
+def _part(k: int) -> str:
     sql = (sql_file("copies.sql").replace("$SIMULTANEOUS_S", repr(SIMULTANEOUS_S))
            .replace("$LAUNCHER_LAG_S", repr(LAUNCHER_LAG_S)))
-    before, after = sql.split(_AFTER_OUTCOME)
-    return before, after
+    return _PARTS.split(sql)[k]
 
 
 def reconcile(con: duckdb.DuckDBPyConnection) -> None:
-    """Tables ``stamp_bounds``, ``copy_reports``, ``copies``; copies leave the findings' scoring."""
-    con.execute(_parts()[0])
+    """Tables ``stamp_bounds``, ``copy_reports``, ``copies``, columns ``findings.ts_lo``
+    / ``ts_hi``; the copies' findings get role ``copy`` (out of the scoring)."""
+    con.execute(_part(0))
+
+
+def reconcile_deviation(con: duckdb.DuckDBPyConnection) -> None:
+    """Copies leave ``first_deviating_candidates``."""
+    con.execute(_part(1))
 
 
 def reconcile_outcome(con: duckdb.DuckDBPyConnection) -> None:
-    """Copies leave ``failure_evidence`` too."""
-    con.execute(_parts()[1])
+    """Copies leave ``failure_evidence``."""
+    con.execute(_part(2))

@@ -1,5 +1,6 @@
 -- One failure, many copies (see copies.py).
--- Inputs: view events, tables findings, event_role, first_deviating_candidates.
+-- Three parts, run after the findings, the deviation and the outcome steps.
+-- Inputs: view events, table findings; then first_deviating_candidates; then failure_evidence.
 -- Outputs: tables stamp_bounds, copy_reports, copies; findings.ts_lo / ts_hi; the
 -- copies that are not their event's primary leave the scoring (findings.role = 'copy',
 -- out of first_deviating_candidates and, in the second part, failure_evidence).
@@ -14,8 +15,10 @@
 CREATE OR REPLACE TEMP TABLE stamp_bounds AS
 WITH wanted AS (
     SELECT DISTINCT file FROM findings WHERE ts_estimated
+    -- the lines deviation.sql and outcome.sql may ask about (WARNING or worse)
     UNION SELECT DISTINCT file FROM events
-    WHERE ts_estimated AND (level IN ('ERROR', 'CRITICAL') OR kind IN ('process.fatal_signal', 'process.nonzero_exit'))
+    WHERE ts_estimated
+      AND (level IN ('WARNING', 'ERROR', 'CRITICAL') OR kind IN ('process.fatal_signal', 'process.nonzero_exit'))
 ),
 w AS (
     SELECT e.file, e.line_no, e.ts_estimated,
@@ -45,6 +48,13 @@ CREATE OR REPLACE TEMP TABLE copy_reports AS
 WITH launcher_files AS (
     SELECT DISTINCT file FROM events WHERE source = 'torchrun' AND rank IS NULL
 ),
+roles AS (
+    -- event_role's reading (deviation.sql), from the findings: a context line is one
+    -- that no rule calls root or an echo
+    SELECT file, line_no, bool_or(benign) AS benign,
+           bool_or(role = 'context') AND NOT bool_or(role IN ('root', 'collateral')) AS context
+    FROM findings GROUP BY file, line_no
+),
 own AS (
     SELECT e.file, e.line_no, e.rank, e.node,
            CASE WHEN e.ts_estimated THEN b.ts_lo ELSE e.ts_aligned END AS lo,
@@ -54,11 +64,11 @@ own AS (
            -- the exception as the rank printed it: the last line of the event, digits masked
            trim(regexp_extract(rtrim(e.shape, E' \n\t'), '[^\n]*$')) AS signature
     FROM events e
-    LEFT JOIN event_role r ON r.file = e.file AND r.line_no = e.line_no
+    LEFT JOIN roles r ON r.file = e.file AND r.line_no = e.line_no
     LEFT JOIN stamp_bounds b ON b.file = e.file AND b.line_no = e.line_no
     WHERE e.rank IS NOT NULL AND e.source <> 'torchrun'
       AND (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'process.nonzero_exit'))
-      AND NOT coalesce(r.benign, false) AND coalesce(r.role, '') <> 'context'
+      AND NOT coalesce(r.benign, false) AND NOT coalesce(r.context, false)
 )
 SELECT file, line_no, rank, node, lo, hi, copy_order, signature, false AS launcher FROM own
 UNION ALL
@@ -135,6 +145,8 @@ UPDATE findings SET role = 'copy'
 FROM copies c
 WHERE NOT c.is_primary AND c.file = findings.file AND c.line_no = findings.line_no
   AND findings.role IN ('root', 'collateral');
+
+-- @after_deviation
 
 DELETE FROM first_deviating_candidates d
 USING copies c WHERE NOT c.is_primary AND c.file = d.file AND c.line_no = d.line_no;
