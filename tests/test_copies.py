@@ -136,10 +136,12 @@ def test_the_worker_report_is_the_evidence_whichever_copies_are_there(tmp_path):
 
 
 def _attributed_ranks(capture: Path) -> set[int]:
-    """Ranks that some line a child printed itself is attributed to."""
+    """Ranks that an error a child printed itself is attributed to (ingest's rank
+    identity: a traceback its launcher's console holds unprefixed is nobody's)."""
     with open_timeline(str(capture), QUIET) as con:
         return {r for (r,) in con.execute(
-            "SELECT DISTINCT rank FROM events WHERE rank IS NOT NULL AND source <> 'torchrun'").fetchall()}
+            "SELECT DISTINCT rank FROM events WHERE rank IS NOT NULL AND source <> 'torchrun' "
+            "AND level IN ('ERROR', 'CRITICAL')").fetchall()}
 
 
 def _captures() -> list[Path]:
@@ -175,9 +177,10 @@ def test_verdict_and_confidence_do_not_depend_on_the_copies_collected(capture, t
         if name == "no-launcher-summaries":
             continue  # signal deaths and launcher-only ranks are gone with it: not copies
         if name == "no-launcher-copies" and not raised_ranks(capture) <= _attributed_ranks(full_dir):
-            # a child's own output that ingest cannot tie to its rank (an unprefixed
-            # traceback, a worker file naming no rank) is no recognisable copy of the
-            # launcher's line about that rank: leaving the line out then loses the rank
+            # a child's own error that ingest cannot tie to its rank (an unprefixed
+            # traceback in the launcher's console, a worker file naming no rank) is no
+            # recognisable copy of the launcher's line about that rank: leaving the
+            # line out then loses the rank
             lossless = False
         got = key(analyze(str(build(capture, tmp_path, name, touched)), options=QUIET))
         if lossless:
