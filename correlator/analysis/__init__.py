@@ -14,6 +14,9 @@ previous one made on the DuckDB connection and writes its own:
     findings    the rules' matches -> ``findings`` (matching: ``rulebook``)
     deviation   templates only a minority of ranks print, or a baseline never did
                 -> ``first_deviating_candidates`` (bounds.sql, deviation.sql)
+    copies      the copies of one failure (stderr.log, error.json, tee echo, launcher
+                table) -> ``copies``, one primary each; estimated stamps' intervals
+                -> ``stamp_bounds``, ``findings.ts_lo/ts_hi`` (copies.sql)
     hypotheses  cross-rank inferences (inferences.sql) and root findings -> scored hypotheses
     decide      the winner, the collateral, why the others lost -> the verdict
 

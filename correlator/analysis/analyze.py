@@ -7,6 +7,8 @@ the previous one made on the DuckDB connection and writes its own:
 1. ``align``: per-node clock offsets -> view ``events`` with ``ts_aligned``;
 2. ``findings``: the rules' matches -> ``findings``, ``rule_edges``;
 3. ``deviation``: minority templates -> ``first_deviating_candidates``;
+   ``copies``: copies of one failure (stderr.log, error.json, tee echo, launcher
+   table) reconciled into one logical event, stamp intervals (``stamp_bounds``);
 4. ``hypotheses``: cross-rank inferences (``inferred``), hypotheses, scores;
 5. ``decide``: the verdict.
 """
@@ -18,7 +20,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from correlator.analysis import align, deviation, findings, hypotheses, outcome
+from correlator.analysis import align, copies, deviation, findings, hypotheses, outcome
 from correlator.analysis.decide import decide
 from correlator.analysis.rulebook import LoadedRule, load_rules
 from correlator.ingest import IngestOptions
@@ -105,7 +107,10 @@ def _verdict(
 ) -> Verdict:
     located = align.prepare(con)
     findings.find(con, rules, located)
+    copies.reconcile(con)  # stamp intervals; one logical event per failure, whichever copies were collected
     deviation.find_deviations(con, baseline_templates)
+    copies.reconcile_deviation(con)
     hypotheses.create_inferences(con)
     outcome.find_outcome(con)
+    copies.reconcile_outcome(con)
     return decide(con, rules, baseline)

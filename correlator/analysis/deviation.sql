@@ -109,7 +109,9 @@ GROUP BY file, rank;
 -- wall-clock stamp sorts at its upper bound, ahead of lines stamped at that time.
 CREATE OR REPLACE TEMP TABLE first_deviating_candidates AS
 SELECT d.*,
-       coalesce(p.t > d.ts_aligned + INTERVAL 5 SECOND, false)
+       -- an estimated stamp is a lower bound: trained on after its interval's end
+       -- (copies.sql's stamp_bounds; open: never known to)
+       coalesce(p.t > CASE WHEN d.ts_estimated THEN sb.ts_hi ELSE d.ts_aligned END + INTERVAL 5 SECOND, false)
          OR coalesce(sp.last_line > coalesce(d.line_end, d.line_no), false) AS survived,
        row_number() OVER (ORDER BY date_trunc('second', coalesce(d.ts_aligned, ts_bound)) NULLS LAST,
                                    CASE rule_role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 WHEN 'context' THEN 3 ELSE 1 END,
@@ -123,6 +125,7 @@ SELECT d.*,
 FROM deviating d
 LEFT JOIN last_progress p ON p.rank = d.subject_rank
 LEFT JOIN stream_progress sp ON sp.file = d.file AND sp.rank IS NOT DISTINCT FROM d.rank
+LEFT JOIN stamp_bounds sb ON sb.file = d.file AND sb.line_no = d.line_no
 WHERE NOT benign
   AND (level IN ('WARNING', 'ERROR', 'CRITICAL') OR rule_role = 'root')
   AND coalesce(rule_role, '') <> 'context';

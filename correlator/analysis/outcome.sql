@@ -1,5 +1,6 @@
 -- Outcome: what the logs say of how the run ended, whatever the number of ranks.
--- Inputs: view events, tables event_role, stream_progress and last_progress (deviation.sql).
+-- Inputs: view events, tables event_role, stream_progress and last_progress (deviation.sql),
+-- stamp_bounds (copies.sql).
 -- A failure and a healthy end are both claims that need evidence; a log that
 -- just stops has neither (the verdict is then "inconclusive").
 
@@ -32,11 +33,14 @@ LEFT JOIN event_role r ON r.file = e.file AND r.line_no = e.line_no
 LEFT JOIN stream_progress s ON s.file = e.file AND s.rank IS NOT DISTINCT FROM e.rank
 LEFT JOIN last_progress p ON p.rank = e.rank
 LEFT JOIN job_completion c ON c.file = e.file
+LEFT JOIN stamp_bounds sb ON sb.file = e.file AND sb.line_no = e.line_no
 WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'process.nonzero_exit'))
   AND NOT coalesce(r.benign, false)
   AND coalesce(r.role, '') NOT IN ('context', 'collateral')
   AND NOT coalesce(s.last_line > coalesce(e.line_end, e.line_no), false)
-  AND NOT coalesce(p.t > e.ts_aligned + INTERVAL 5 SECOND, false)
+  -- an estimated stamp is a lower bound (a stderr.log traceback inherits its file's
+  -- last stamp, minutes early): trained on after its interval's end (copies.sql)
+  AND NOT coalesce(p.t > CASE WHEN e.ts_estimated THEN sb.ts_hi ELSE e.ts_aligned END + INTERVAL 5 SECOND, false)
   AND NOT coalesce(c.last_line > coalesce(e.line_end, e.line_no), false);
 
 -- Echoes a stream trained on after (a retried connection that then worked) are

@@ -157,13 +157,13 @@ for slug, lay in (("config-error-all-ranks-rankfiles", "c"), ("config-error-all-
 # ---- external kill
 add("external-sigterm-tee", "none (killed from outside)", "a",
     "(7) healthy 200-step run; `timeout -s TERM 9 torchrun ...` sends SIGTERM to the agent after 9 s",
-    dict(rank=None, all_ranks=True, kind="external", category="killed_by_scheduler",
+    dict(rank=None, all_ranks=False, kind="external", category="killed_by_scheduler",
          contains="Received 15 death signal, shutting down workers"), [],
     "nothing failed inside the job: the agent got SIGTERM from outside ('Received 15 death signal, shutting down workers'), SIGTERMed its 3 healthy workers (which print nothing) and died with SignalException. No rank is to blame.",
     "timeout -s TERM 9 torchrun --standalone --nproc-per-node 3 --tee 3 train.py --steps 200")
 add("external-sigterm-logdir", "none (killed from outside)", "b",
     "(7) healthy run; `kill -TERM <torchrun pid>` after 10 s",
-    dict(rank=None, all_ranks=True, kind="external", category="killed_by_scheduler",
+    dict(rank=None, all_ranks=False, kind="external", category="killed_by_scheduler",
          contains="Received 15 death signal, shutting down workers"), [],
     "as external-sigterm-tee in the --log-dir layout: the workers' stderr.log files just stop mid-run; only launcher.log says the agent got signal 15.",
     "torchrun ... --log-dir logs --redirects 3 train.py --steps 200 & sleep 10; kill -TERM $!")
@@ -174,7 +174,7 @@ add("config-error-all-ranks-tee", "none (startup error)", "a",
     [], "the same config ValueError on all three ranks, in the --tee console; torchrun's Root Cause is arbitrary.", "--mode config_error")
 add("external-sigterm-rankfiles", "none (killed from outside)", "c",
     "(7) healthy run; `kill -TERM <torchrun pid>` after 10 s",
-    dict(rank=None, all_ranks=True, kind="external", category="killed_by_scheduler",
+    dict(rank=None, all_ranks=False, kind="external", category="killed_by_scheduler",
          contains="Received 15 death signal, shutting down workers"), [],
     "rank*.log just stop mid-run with step lines; launcher.log has the agent's 'Received 15 death signal' and SignalException.",
     "torchrun ... train.py --log-file rank%d.log --steps 200 & sleep 10; kill -TERM $!")
@@ -244,7 +244,7 @@ add("config-error-all-ranks-logdir", "none (startup error)", "b",
 
 add("external-sigterm-workers", "none (killed from outside)", "d",
     "(7) healthy run under `torchrun --no-python sh worker.sh`; `kill -TERM <torchrun pid>` after 10 s",
-    dict(rank=None, all_ranks=True, kind="external", category="killed_by_scheduler",
+    dict(rank=None, all_ranks=False, kind="external", category="killed_by_scheduler",
          contains="Received 15 death signal, shutting down workers"), [],
     "worker-*.log stop mid-run at step 22; launcher.log: 'Received 15 death signal, shutting down workers' and the agent's SignalException.",
     "torchrun ... --no-python sh worker.sh --steps 200 & sleep 10; kill -TERM $!")
@@ -270,8 +270,12 @@ def truth(s):
         "root_cause": {"category": i["category"], "rule_id": None},
         "first_deviating": {"contains": i.get("contains"), "rank": i.get("rank")},
         "collateral": [{"contains": c, "ranks": r} for c, r in s["collateral"]],
-        "notes": s["notes"],
+        "notes": s["notes"] + (EXTERNAL_NOTE if i["kind"] == "external" and i.get("node") is None else ""),
     }
+
+
+# verdict schema 2: a job killed from outside is kind "external", never "all ranks alike"
+EXTERNAL_NOTE = " (verdict schema 2: killed from outside is initiating.kind 'external', not 'all ranks alike')"
 
 
 LAUNCH = {

@@ -1,0 +1,191 @@
+"""One failure, many copies (correlator/analysis/copies.py): stamp intervals of
+estimated stamps, and the verdict's independence of which copies were collected."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+import pytest
+from copies_subsets import build, has_launcher_summary, key, raised_ranks, subsets
+from jobs import write_job
+
+from correlator.analysis import align, copies, deviation, findings
+from correlator.analysis.analyze import analyze
+from correlator.analysis.rulebook import load_rules
+from correlator.ingest import IngestOptions
+from correlator.target import open_timeline
+
+QUIET = IngestOptions(echo_problems=False, workers=1)
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
+
+
+@contextmanager
+def _reconciled(target: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The analysis tables up to the copies step, with the built-in rules."""
+    with open_timeline(str(target), QUIET) as con:
+        located = align.prepare(con)
+        findings.find(con, load_rules([], builtin=True), located)
+        copies.reconcile(con)
+        deviation.find_deviations(con, None)
+        copies.reconcile_deviation(con)
+        yield con
+
+
+def _utc(hms: str) -> datetime:
+    return datetime.fromisoformat(f"2026-12-01T{hms}+00:00").astimezone(UTC)
+
+
+LOGDIR = "logs/none_x/attempt_0"
+TRACEBACK = (
+    "Traceback (most recent call last):\n"
+    '  File "/job/train.py", line 40, in __getitem__\n'
+    "    return self.rows[i]\n"
+    "KeyError: 'label'\n"
+)
+
+
+def _stderr(rank: int, after: str = "") -> str:
+    return (f"2026-12-01 10:00:00,000 - INFO - train - rank {rank} starting\n" + TRACEBACK + after)
+
+
+def test_unstamped_traceback_gets_the_interval_between_its_stamped_neighbours(tmp_path):
+    # the traceback sits between lines stamped five minutes apart: ingest gives it the
+    # earlier stamp (a lower bound), the interval says it may be as late as the later one
+    later = "2026-12-01 10:05:00,000 - INFO - train - rank 0 still here\n"
+    job = write_job(tmp_path, {f"{LOGDIR}/0/stderr.log": _stderr(0, later), f"{LOGDIR}/0/stdout.log": ""})
+    with _reconciled(job) as con:
+        ts, est, lo, hi = con.execute(
+            "SELECT e.ts, e.ts_estimated, b.ts_lo, b.ts_hi FROM events e JOIN stamp_bounds b USING (file, line_no) "
+            "WHERE e.message LIKE 'Traceback%'").fetchone()
+    assert est and ts == _utc("10:00:00")
+    assert (lo, hi) == (_utc("10:00:00"), _utc("10:05:00"))
+
+
+def test_a_traceback_in_a_split_stderr_is_not_survived_by_the_steps_in_stdout(tmp_path):
+    # torchrun --log-dir: steps go to stdout.log until 10:05; stderr.log has one stamped
+    # warning at 10:00, then the traceback that ended rank 1. Its inherited 10:00 stamp
+    # made it look five minutes older than the last step, i.e. an error the rank
+    # trained on after; its interval (10:00, open) says no such thing.
+    files = {}
+    for r in (0, 1):
+        files[f"{LOGDIR}/{r}/stdout.log"] = "".join(
+            f"2026-12-01 10:{m:02d}:00,000 - INFO - train - step {m} | rank {r} | loss 1.0\n" for m in range(6))
+        files[f"{LOGDIR}/{r}/stderr.log"] = f"2026-12-01 10:00:00,000 - WARNING - train - rank {r} a warning\n"
+    files[f"{LOGDIR}/1/stderr.log"] += TRACEBACK
+    v = analyze(str(write_job(tmp_path, files)), options=QUIET)
+    assert v.status == "failed" and v.initiating.rank == 1
+    assert v.root_cause.evidence.file.endswith("1/stderr.log") and v.root_cause.evidence.ts_estimated
+
+
+def test_a_trailing_traceback_is_open_ended_until_a_launcher_copy_bounds_it(tmp_path):
+    files = {f"{LOGDIR}/0/stderr.log": _stderr(0), f"{LOGDIR}/0/stdout.log": ""}
+    job = write_job(tmp_path / "alone", files)
+    with _reconciled(job) as con:
+        lo, hi = con.execute("SELECT ts_lo, ts_hi FROM stamp_bounds").fetchone()
+    assert lo == _utc("10:00:00") and hi is None  # nothing stamped after it: open
+    # the launcher's table says rank 0 failed at 10:03:00: the traceback came before
+    files["launcher.log"] = (
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+        + "=" * 60 + "\ntrain.py FAILED\n" + "-" * 60 + "\nFailures:\n  <NO_OTHER_FAILURES>\n" + "-" * 60 + "\n"
+        "Root Cause (first observed failure):\n[0]:\n  time      : 2026-12-01_10:03:00\n  host      : localhost\n"
+        "  rank      : 0 (local_rank: 0)\n  exitcode  : 1 (pid: 4242)\n  error_file: <N/A>\n"
+        "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n" + "=" * 60 + "\n"
+    )
+    job = write_job(tmp_path / "with-table", files)
+    with _reconciled(job) as con:
+        rows = con.execute(
+            "SELECT c.file, c.is_primary, c.primary_file FROM copies c ORDER BY c.copy_order").fetchall()
+        bounds = con.execute("SELECT ts_lo, ts_hi FROM stamp_bounds WHERE file LIKE '%stderr.log'").fetchone()
+        in_findings = con.execute("SELECT DISTINCT ts_lo, ts_hi FROM findings WHERE file LIKE '%stderr.log' "
+                                  "AND ts_estimated").fetchall()
+    assert [(f.endswith("stderr.log"), p) for f, p, _ in rows] == [(True, True), (False, False)]
+    assert all(pf.endswith("stderr.log") for _, _, pf in rows)
+    assert bounds == (_utc("10:00:00"), _utc("10:03:01"))  # the table's time is cut to the second
+    assert in_findings in ([], [bounds])
+
+
+def test_the_worker_report_is_the_evidence_whichever_copies_are_there(tmp_path):
+    # two ranks, rank 1 raises: its stderr.log, and the launcher's table and exit line
+    files = {f"{LOGDIR}/{r}/stdout.log": "" for r in (0, 1)}
+    files[f"{LOGDIR}/0/stderr.log"] = (
+        "2026-12-01 10:00:00,000 - INFO - train - rank 0 starting\n"
+        "2026-12-01 10:00:30,000 - INFO - train - rank 0 step 1\n")
+    files[f"{LOGDIR}/1/stderr.log"] = _stderr(1)
+    table = (
+        "E1201 10:00:31.000000 99 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) "
+        "local_rank: 1 (pid: 4243) of binary: /usr/bin/python\n"
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+        + "=" * 60 + "\ntrain.py FAILED\n" + "-" * 60 + "\nFailures:\n[1]:\n  time      : 2026-12-01_10:00:31\n"
+        "  host      : localhost\n  rank      : 0 (local_rank: 0)\n  exitcode  : -15 (pid: 4242)  (SIGTERM)\n"
+        "  error_file: <N/A>\n  traceback : Signal 15 (SIGTERM) received by PID 4242\n" + "-" * 60 + "\n"
+        "Root Cause (first observed failure):\n[0]:\n  time      : 2026-12-01_10:00:31\n  host      : localhost\n"
+        "  rank      : 1 (local_rank: 1)\n  exitcode  : 1 (pid: 4243)\n  error_file: <N/A>\n"
+        "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n" + "=" * 60 + "\n"
+    )
+    with_table = analyze(str(write_job(tmp_path / "a", {**files, "launcher.log": table})), options=QUIET)
+    without = analyze(str(write_job(tmp_path / "b", files)), options=QUIET)
+    assert key(with_table) == key(without)
+    assert with_table.initiating.rank == 1
+    for v in (with_table, without):
+        assert v.root_cause.evidence.file.endswith("1/stderr.log")
+        assert v.first_deviating is not None and v.first_deviating.file.endswith("1/stderr.log")
+
+
+def _attributed_ranks(capture: Path) -> set[int]:
+    """Ranks that an error a child printed itself is attributed to (ingest's rank
+    identity: a traceback its launcher's console holds unprefixed is nobody's)."""
+    with open_timeline(str(capture), QUIET) as con:
+        return {r for (r,) in con.execute(
+            "SELECT DISTINCT rank FROM events WHERE rank IS NOT NULL AND source <> 'torchrun' "
+            "AND level IN ('ERROR', 'CRITICAL')").fetchall()}
+
+
+def _captures() -> list[Path]:
+    """Real captures holding more than one copy of a failure: a launcher's summary
+    of its children, or an error.json."""
+    found = []
+    for truth in sorted(SAMPLES.rglob("truth.json")):
+        s = truth.parent
+        if any(p.startswith("_") for p in s.relative_to(SAMPLES).parts):
+            continue
+        if any(s.rglob("error.json")) or has_launcher_summary(s):
+            found.append(s)
+    return found
+
+
+CAPTURES = _captures()
+
+
+def test_the_corpus_has_captures_with_copies():
+    assert len(CAPTURES) >= 20
+
+
+@pytest.mark.parametrize("capture", CAPTURES, ids=lambda p: str(p.relative_to(SAMPLES)))
+def test_verdict_and_confidence_do_not_depend_on_the_copies_collected(capture, tmp_path):
+    """Metamorphic: leave out copies of an event (the launcher's summaries of children
+    that printed their own error, an error.json, the stderr.log an error.json repeats)
+    and the verdict and its confidence stay the same. Where a subset loses the only
+    copy of something (the launcher's table alone: no traceback, no why), only what
+    the remaining copy proves is asserted."""
+    full_dir = build(capture, tmp_path, "full", set())
+    full = key(analyze(str(full_dir), options=QUIET))
+    for name, touched, lossless in subsets(capture):
+        if name == "no-launcher-summaries":
+            continue  # signal deaths and launcher-only ranks are gone with it: not copies
+        if name == "no-launcher-copies" and not raised_ranks(capture) <= _attributed_ranks(full_dir):
+            # a child's own error that ingest cannot tie to its rank (an unprefixed
+            # traceback in the launcher's console, a worker file naming no rank) is no
+            # recognisable copy of the launcher's line about that rank: leaving the
+            # line out then loses the rank
+            lossless = False
+        got = key(analyze(str(build(capture, tmp_path, name, touched)), options=QUIET))
+        if lossless:
+            assert got == full, name
+        elif full["status"] == "failed":
+            # what is left (the table alone, or a traceback no rank is tied to) still
+            # proves that the job failed, if no longer whose fault it was or why
+            assert got["status"] == "failed", name
