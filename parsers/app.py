@@ -35,6 +35,27 @@ PATTERNS = (
         ),
         near_misses=("11/30/2026 04:34:43 - INFO - train - Training started",),
     ),
+    # The world size (and the printing process's rank) as the job's own code, DeepSpeed's
+    # config dump or an env print states it: stage 2 keeps the largest per file
+    # (files.world_size) and takes `rank N of M` as the rank of a file nothing else
+    # names one for (attribute.sql). `rank=3` alone is left out: it names a peer as often.
+    Pattern(
+        "app.world_size",
+        triggers=("world_size", "world size", "World size", "World Size", "WORLD_SIZE", " of "),
+        regex=(
+            r"(?i)\bworld[_ ]size\s*(?:=|:|\.{3,})\s*(?P<world_size>\d+)"
+            r"|\brank\s+(?P<app_rank>\d+)\s+of\s+(?P<app_world_size>\d+)\b"
+        ),
+        examples=(
+            "2026-12-01 20:26:34,161 INFO trainer: starting: world_size=4 pid=13735 host=vm",
+            "2026-12-01 20:26:34,911 INFO trainer: process group ready (backend=gloo, rank 3 of 4)",
+            "[2025-02-07 01:13:41,065] [INFO] [config.py:1003:print]   world_size ................... 1",
+        ),
+        near_misses=(
+            "train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size 8 != 2 * 1 * 1",
+            "[2020-12-24 16:25:13,902] [INFO] [launch.py:100:main] dist_world_size=2",
+        ),
+    ),
     Pattern(
         "app.progress_bar",
         envelope=True,

@@ -3,6 +3,12 @@
 Reads the summary rows ``correlator.batch.run`` wrote and renders ``index.md`` and
 ``index.html``. A node (or GPU) is a repeat offender when it initiated more failed
 jobs than chance predicts, given how many jobs it took part in.
+
+Machines are keyed by host: a node the logs name (``files.hosts``) is the same machine
+in every job, while a node known only by its directory's name (``node-1/``; the
+summary's ``path_nodes``) is a machine of that job alone, keyed ``job/node-1``, so that
+five jobs' ``node-1`` directories on five hosts are never added up. The directory names
+a host went by are shown beside it (``initiating_node_alias``).
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -21,8 +27,8 @@ from correlator.timeline.collection import read_summary
 
 @dataclass
 class Offender:
-    key: str  # node, or "node cuda:N"
-    node: str
+    key: str  # machine, or "machine cuda:N" (machine: the host, or job/dir for a directory's name)
+    node: str  # the machine part of the key
     gpu: str | None
     initiated: int
     exposure: int  # failed jobs it took part in
@@ -31,6 +37,12 @@ class Offender:
     flag: str  # "suspect" (strong), "possible", or ""
     categories: dict[str, int]
     jobs: list[str]
+    aliases: list[str] = field(default_factory=list)  # directory names the host went by in these jobs
+
+    @property
+    def shown(self) -> str:
+        """The key, with the directory names a host went by: ``gpn022 (node-1)``."""
+        return f"{self.key} ({', '.join(self.aliases)})" if self.aliases else self.key
 
 
 ALPHA = 0.05
@@ -51,25 +63,30 @@ def repeat_offenders(rows: list[dict], by: str = "node") -> tuple[list[Offender]
               and r.get("initiating_node")]
     exposure: dict[str, list[float]] = defaultdict(list)  # key -> per failed job, chance it initiates
     hits: dict[str, list[dict]] = defaultdict(list)
+    machine_of: dict[str, str] = {}
     for r in rows:
         if r.get("status") != "failed" or r.get("all_ranks"):
             continue
-        members = r.get("node_list") or ([r["initiating_node"]] if r.get("initiating_node") else [])
+        names = r.get("node_list") or ([r["initiating_node"]] if r.get("initiating_node") else [])
+        members = [machine(r, n) for n in names]
         if by == "node":
-            for n in members:
-                exposure[n].append(1.0 / max(1, len(members)))
+            for m in members:
+                exposure[m].append(1.0 / max(1, len(members)))
         else:
             ranks = max(1, r.get("ranks") or 1)
             per_node = max(1, round(ranks / max(1, len(members))))
-            for n in members:
+            for m in members:
                 for g in range(per_node):
-                    exposure[f"{n} cuda:{g}"].append(1.0 / ranks)
+                    exposure[f"{m} cuda:{g}"].append(1.0 / ranks)
     for r in failed:
+        m = machine(r, r["initiating_node"])
         if by == "node":
-            hits[r["initiating_node"]].append(r)
+            hits[m].append(r)
+            machine_of[m] = m
         elif r.get("initiating_gpu"):
-            key = f"{r['initiating_node']} {r['initiating_gpu']}"
+            key = f"{m} {r['initiating_gpu']}"
             hits[key].append(r)
+            machine_of[key] = m
             if key not in exposure:
                 exposure[key] = [1.0 / max(1, r.get("ranks") or 1)]
     tested = max(1, len(exposure))
@@ -80,12 +97,21 @@ def repeat_offenders(rows: list[dict], by: str = "node") -> tuple[list[Offender]
         ps = exposure.get(key) or [1.0] * len(rs)
         p = _tail(ps, len(rs))
         flag = "suspect" if p <= ALPHA / tested else "possible" if p <= ALPHA else ""
-        node, _, gpu = key.partition(" ")
-        out.append(Offender(key, node, gpu or None, len(rs), len(ps), round(sum(ps), 2), p, flag,
+        node = machine_of[key]
+        gpu = key[len(node) + 1:] or None
+        aliases = sorted({a for r in rs if (a := r.get("initiating_node_alias")) and a != r["initiating_node"]})
+        out.append(Offender(key, node, gpu, len(rs), len(ps), round(sum(ps), 2), p, flag,
                             dict(Counter(r.get("category") or "?" for r in rs).most_common()),
-                            sorted(r["job"] for r in rs)))
+                            sorted(r["job"] for r in rs), aliases))
     out.sort(key=lambda o: (o.p_value, -o.initiated, o.key))
     return out, tested
+
+
+def machine(row: dict, node: str) -> str:
+    """The machine ``node`` of the job of ``row`` is: the node itself where the logs
+    name it as a host, else ``job/node`` (a directory's name, one machine of one job).
+    Rows written before ``path_nodes`` existed key every node by its name."""
+    return f"{row['job']}/{node}" if node in (row.get("path_nodes") or ()) else node
 
 
 def _tail(ps: list[float], k: int) -> float:
@@ -216,7 +242,8 @@ def _init(r: dict) -> str:
         return "all ranks"
     parts = []
     if r.get("initiating_node"):
-        parts.append(r["initiating_node"])
+        alias = r.get("initiating_node_alias")
+        parts.append(r["initiating_node"] + (f" ({alias})" if alias and alias != r["initiating_node"] else ""))
     if r.get("initiating_rank") is not None:
         parts.append(f"rank {r['initiating_rank']}")
     return " ".join(parts)
@@ -231,7 +258,7 @@ def _offender_md(offs: list[Offender], what: str) -> list[str]:
         cats = ", ".join(f"{c} {n}" for c, n in x.categories.items())
         jobs = ", ".join(x.jobs[:12]) + (f" … ({len(x.jobs)})" if len(x.jobs) > 12 else "")
         flag = f"**{x.flag}**" if x.flag == "suspect" else x.flag
-        o.append(f"| {_md(x.key)} | {x.initiated} | {x.exposure} | {x.expected} | {_fmt_p(x.p_value)} | {flag} | "
+        o.append(f"| {_md(x.shown)} | {x.initiated} | {x.exposure} | {x.expected} | {_fmt_p(x.p_value)} | {flag} | "
                  f"{_md(cats)} | {_md(jobs)} |")
     return o
 
@@ -336,7 +363,7 @@ def _offender_html(offs: list[Offender], what: str, rows: list[dict], e: Callabl
     for x in offs:
         cats = ", ".join(f"{c} {n}" for c, n in x.categories.items())
         jobs = ", ".join(f"<a href=\"{e(report.get(j))}\">{e(j)}</a>" if report.get(j) else e(j) for j in x.jobs)
-        o.append(f"<tr class=\"{e(x.flag)}\" data-key=\"{e(x.key)}\"><td><b>{e(x.key)}</b></td><td>{x.initiated}</td>"
+        o.append(f"<tr class=\"{e(x.flag)}\" data-key=\"{e(x.key)}\"><td><b>{e(x.shown)}</b></td><td>{x.initiated}</td>"
                  f"<td>{x.exposure}</td><td>{x.expected}</td><td>{_fmt_p(x.p_value)}</td><td>{e(x.flag)}</td>"
                  f"<td>{e(cats)}</td><td>{jobs}</td></tr>")
     o.append("</table>")

@@ -68,6 +68,8 @@ SUMMARY_SCHEMA = pa.schema([
     ("title", pa.string()),
     ("initiating_rank", pa.int32()),
     ("initiating_node", pa.string()),
+    # the directory name(s) the initiating node went by where the logs name its host
+    ("initiating_node_alias", pa.string()),
     ("initiating_local_rank", pa.int32()),
     ("initiating_gpu", pa.string()),
     ("all_ranks", pa.bool_()),
@@ -81,6 +83,9 @@ SUMMARY_SCHEMA = pa.schema([
     ("ranks", pa.int32()),
     ("nodes", pa.int32()),
     ("node_list", pa.list_(pa.string())),
+    # the nodes of node_list no log line names as a host: directory names, one machine
+    # of this job each (the repeat-offender table keys them job/node)
+    ("path_nodes", pa.list_(pa.string())),
     ("files", pa.int32()),
     ("events", pa.int64()),
     ("problems", pa.int32()),
@@ -218,9 +223,15 @@ def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
         t_analyze = time.perf_counter()
         with open_timeline(str(tmp)) as con:
             facts = report_facts(con)
-            start, end, node_list = con.execute(
-                "SELECT min(ts), max(ts), list(DISTINCT node ORDER BY node) FILTER (WHERE node IS NOT NULL) "
-                "FROM events").fetchone()
+            start, end, node_list, path_nodes = con.execute(
+                "SELECT min(ts), max(ts), list(DISTINCT node ORDER BY node) FILTER (WHERE node IS NOT NULL), "
+                "list(DISTINCT node ORDER BY node) FILTER (WHERE node IS NOT NULL AND node NOT IN "
+                "(SELECT unnest(hosts) FROM files)) FROM events").fetchone()
+            alias = None
+            if verdict.initiating and verdict.initiating.node is not None:
+                alias = con.execute(
+                    "SELECT string_agg(DISTINCT node_alias, ', ' ORDER BY node_alias) FROM events "
+                    "WHERE node = ? AND node_alias IS DISTINCT FROM node", [verdict.initiating.node]).fetchone()[0]
             local = device = None
             if verdict.initiating and verdict.initiating.rank is not None:
                 # the device from NCCL's init line ("cudaDev 3") when printed, else the local rank
@@ -245,7 +256,8 @@ def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
             "initiating_local_rank": local,
             # keyed by CUDA device where known, so repeat offenders group whatever the evidence
             "initiating_gpu": f"cuda:{device}" if device is not None else gpu,
-            "job_start": start, "job_end": end, "node_list": node_list or [],
+            "job_start": start, "job_end": end, "node_list": node_list or [], "path_nodes": path_nodes or [],
+            "initiating_node_alias": alias,
             "problems": len(result.problems.items),
             "ingest_s": round(t_ingest - started, 3), "analyze_s": round(t_analyze - t_ingest, 3),
             "report_s": round(t_report - t_analyze, 3),

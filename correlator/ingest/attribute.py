@@ -11,6 +11,12 @@ docs/formats/wrappers.md):
   -> node
 - ``dmesg*``, ``kern.log``, ``syslog``, ``nvidia-smi*``, ``collect_env*`` ->
   node-level files: a node and no rank
+
+The node a path names is only a name within its job (``node-1`` of five jobs is five
+machines): stage 2 puts the host the logs name in its place and keeps it as
+``node_alias``. ``sibling`` names a file's family of numbered siblings (``worker-N.log``,
+``rankN.log``, ``node-N/console.log``), from which stage 2 gives a silent member the
+rank its number says when the members that show a rank all agree with theirs.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ _NODE_LEVEL = re.compile(
     r"nvidia[-_]?smi|nvsmi|collect[-_]?env|env[-_]?info|ds[-_]?report)[^/]*$"
 )
 _STRIP_EXT = re.compile(r"(?:\.(?:log|txt|out|err|gz|bz2|xz|zst|json))+$", re.I)
+# the last run of digits of a path (extensions stripped): what tells siblings apart
+_LAST_NUMBER = re.compile(r"^(.*\D)?(\d{1,6})(\D*)$", re.S)
 
 
 @dataclass(frozen=True)
@@ -68,3 +76,17 @@ def facts_from_path(rel: str) -> PathFacts:
     if node_level:
         rank = local_rank = None
     return PathFacts(rank=rank, local_rank=local_rank, node=node, node_level=node_level, attempt=attempt)
+
+
+def sibling(rel: str) -> tuple[str, int] | None:
+    """The family of numbered siblings ``rel`` belongs to and its number in it:
+    the path (extensions stripped) with its last run of digits written as ``#``.
+    ``worker-3.log`` -> (``worker-#``, 3); ``node-1/console.log`` -> (``node-#/console``, 1);
+    None for a path without digits. Whether the number is a rank is for the
+    members' own lines to say (stage 2 checks that they agree)."""
+    parts = rel.split("/")
+    path = "/".join([*parts[:-1], _STRIP_EXT.sub("", parts[-1])])
+    m = _LAST_NUMBER.match(path)
+    if not m:
+        return None
+    return f"{m.group(1) or ''}#{m.group(3)}", int(m.group(2))

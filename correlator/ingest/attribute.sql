@@ -2,9 +2,11 @@
 -- in which events. Inputs (stage-1 output): view fact_events (the events of
 -- ingest.FACT_KINDS, the only kinds read here), view part_summary (per part file,
 -- one row per distinct file, rank, local_rank, pid, node, host_attr, source,
--- year-less stamp or not and full-stamp year, with its count n). Outputs: the
--- tiny mapping tables combo_final, child_rank_lines and job_year, and stale_parts,
--- the parts they change. No event is read here.
+-- year-less stamp or not and full-stamp year, with its count n), table file_paths
+-- (per input file: the node its path names, node-level or not, its family of
+-- numbered siblings and its number in it; ingest.attribute). Outputs: the
+-- tiny mapping tables combo_final, child_rank_lines, file_hosts, file_world_size and
+-- job_year, and stale_parts, the parts they change. No event is read here.
 
 CREATE MACRO attr(a, k) AS a[k];
 -- A number read from a log (a pid, a rank, a count) as an INTEGER, or NULL when it is
@@ -15,6 +17,10 @@ CREATE MACRO int_attr(a, k) AS
     CASE WHEN regexp_full_match(a[k], '[0-9]{1,10}') THEN TRY_CAST(a[k] AS INTEGER) END;
 -- NCCL cuts host names at the first dot, torchrun prints the FQDN (docs/formats/nccl.md §1)
 CREATE MACRO short_host(h) AS nullif(split_part(h, '.', 1), '');
+-- A host name that names a machine: `localhost` (and the loopback) is every machine's.
+CREATE MACRO own_host(h) AS
+    CASE WHEN lower(short_host(h)) IN ('localhost', 'ip6-localhost') OR h LIKE '127.%' OR h = '::1'
+         THEN NULL ELSE short_host(h) END;
 
 -- Year-less stamps (glog, c10, syslog) took their file's year in stage 1 (column
 -- ts_year): they belong in the year most full stamps of the job carry.
@@ -230,26 +236,122 @@ SELECT file, local_rank, any_value(rank_a) AS rank
 FROM combo_a WHERE rank_a IS NOT NULL
 GROUP BY ALL HAVING count(DISTINCT rank_a) = 1;
 
--- A file without a node in its path takes the one NCCL host its lines name.
-CREATE TEMP TABLE file_node AS
-SELECT file, any_value(h) AS node FROM (
-    SELECT DISTINCT file, short_host(host_attr) AS h FROM part_summary
-    WHERE source = 'nccl' AND host_attr IS NOT NULL)
-GROUP BY ALL HAVING count(DISTINCT h) = 1;
+-- Nodes are hosts. What the logs say of the host a line was printed on: NCCL's
+-- `host:pid:tid` header, torchrun's failure table (`host : ...`, printed by the agent
+-- of the failed worker's host), a syslog kernel line's host, and a pdsh-style prefix
+-- (stage 1 made it the line's node already). Not Slurm's `srun: error: HOST: task N`
+-- or OpenMPI's `on node HOST`: those name another machine from the launcher's.
+CREATE TEMP TABLE host_lines AS
+SELECT s.file, s.node, p.path_node,
+       CASE WHEN s.node IS DISTINCT FROM p.path_node THEN own_host(s.node)
+            ELSE own_host(s.host_attr) END AS host
+FROM part_summary s LEFT JOIN file_paths p ON p.file = s.file
+WHERE (s.host_attr IS NOT NULL AND s.source IN ('nccl', 'torchrun', 'kernel'))
+   OR (s.node IS NOT NULL AND s.node IS DISTINCT FROM p.path_node);
 
-CREATE TEMP TABLE combo_final AS
+-- the hosts each file's own lines name (the files table's `hosts`)
+CREATE TEMP TABLE file_hosts AS
+SELECT file, list(DISTINCT host ORDER BY host) AS hosts FROM host_lines WHERE host IS NOT NULL GROUP BY ALL;
+
+-- A node named by a path (node-1/, worker-1.log) is the host its files' lines name,
+-- where they name one. Where two such nodes of one job name the same host, they are
+-- two agents on one machine (two torchrun agents in node-0/ and node-1/ of one test
+-- box): their path names stay their names, since a host would merge them.
+CREATE TEMP TABLE path_node_host AS
+WITH one AS (
+    SELECT path_node, any_value(host) AS host FROM host_lines
+    WHERE path_node IS NOT NULL AND node IS NOT DISTINCT FROM path_node AND host IS NOT NULL
+    GROUP BY ALL HAVING count(DISTINCT host) = 1
+)
+SELECT path_node, host FROM one
+WHERE host NOT IN (SELECT host FROM one GROUP BY host HAVING count(*) > 1);
+
+-- A file without a node in its path takes the one host its lines name.
+CREATE TEMP TABLE file_node AS
+SELECT file, any_value(host) AS node FROM host_lines
+WHERE path_node IS NULL AND node IS NULL AND host IS NOT NULL
+GROUP BY ALL HAVING count(DISTINCT host) = 1;
+
+-- The world size each file's lines state: the largest NCCL communicator's nranks, the
+-- job's own `world_size=4` / `rank 3 of 4` (the files table's world_size), so that a
+-- rank no file shows can be named.
+CREATE TEMP TABLE file_world_size AS
+SELECT file, CAST(max(n) AS INTEGER) AS world_size FROM (
+    SELECT file, int_attr(attrs, 'nranks') AS n FROM fact_events WHERE kind = 'nccl.comm_init'
+    UNION ALL
+    SELECT file, coalesce(int_attr(attrs, 'world_size'), int_attr(attrs, 'app_world_size')) AS n
+    FROM fact_events WHERE kind = 'app.world_size')
+WHERE n BETWEEN 1 AND 65536
+GROUP BY file;
+
+-- `rank 3 of 4`, as the job's own code prints it, is the rank of a file that names no
+-- rank otherwise (no prefix, path, pid or stream rank) and states only this one;
+-- never in a launcher console or a node-level file, which speak of other processes.
+CREATE TEMP TABLE file_app_rank AS
+SELECT file, any_value(r) AS rank FROM (
+    SELECT file, int_attr(attrs, 'app_rank') AS r FROM fact_events
+    WHERE kind = 'app.world_size' AND attr(attrs, 'app_rank') IS NOT NULL)
+WHERE r IS NOT NULL
+  AND file NOT IN (SELECT file FROM launcher_files)
+  AND file NOT IN (SELECT file FROM file_paths WHERE node_level)
+  AND file NOT IN (SELECT file FROM combo_a WHERE rank_a IS NOT NULL)
+GROUP BY file HAVING count(DISTINCT r) = 1;
+
+CREATE TEMP TABLE combo_pre AS
 WITH filled AS (
     SELECT a.*,
            coalesce(a.rank_a,
                     CASE WHEN a.file NOT IN (SELECT file FROM launcher_files) OR a.local_rank IS NOT NULL
-                         THEN s.rank END) AS final_rank
+                         THEN s.rank END,
+                    ar.rank) AS final_rank
     FROM combo_a a
     LEFT JOIN stream_rank s
       ON s.file = a.file AND s.local_rank IS NOT DISTINCT FROM a.local_rank
+    LEFT JOIN file_app_rank ar ON ar.file = a.file
+)
+SELECT f.*, p.path_node, p.family, p.member, coalesce(p.node_level, false) AS node_level
+FROM filled f LEFT JOIN file_paths p ON p.file = f.file;
+
+-- Numbered siblings (worker-0..3.log, rank0..7.log, 0..3.log): where the members whose
+-- lines show a rank each show one, equal to their number, and at least two do, a
+-- member that shows none (a rank that stalled before its first prefixed line) is the
+-- rank its number says. The agreement is what decides: `worker-N` pods that are
+-- nodes of several ranks, or numbered from another base, show ranks that disagree, and
+-- the family is left alone. A number some file already shows as its rank is not
+-- given again; launcher consoles and node-level files are never members.
+CREATE TEMP TABLE family_rank AS
+WITH shown AS (
+    SELECT file, any_value(family) AS family, any_value(member) AS member,
+           count(DISTINCT final_rank) AS n_ranks, min(final_rank) AS rank
+    FROM combo_pre
+    WHERE family IS NOT NULL AND NOT node_level AND file NOT IN (SELECT file FROM launcher_files)
+    GROUP BY file
+),
+families AS (
+    SELECT family,
+           count(*) FILTER (WHERE n_ranks = 1 AND rank = member) AS agree,
+           count(*) FILTER (WHERE n_ranks > 1 OR (n_ranks = 1 AND rank <> member)) AS disagree,
+           count(DISTINCT member) = count(*) AS distinct_members
+    FROM shown GROUP BY family
+)
+SELECT s.file, s.member AS rank
+FROM shown s JOIN families f ON f.family = s.family
+WHERE s.n_ranks = 0 AND f.agree >= 2 AND f.disagree = 0 AND f.distinct_members
+  AND s.member NOT IN (SELECT final_rank FROM combo_pre WHERE final_rank IS NOT NULL);
+
+-- The node: a line's own host prefix, else the host the logs name for its path's node
+-- (path_node_host), else the path's name, else the one host the file's lines name,
+-- else the host of its rank.
+CREATE TEMP TABLE combo_final AS
+WITH ranked AS (
+    SELECT f.* EXCLUDE (final_rank), coalesce(f.final_rank, fr.rank) AS final_rank
+    FROM combo_pre f LEFT JOIN family_rank fr ON fr.file = f.file
 )
 SELECT f.file, f.rank, f.local_rank, f.pid, f.node, f.host_attr, f.final_rank,
-       coalesce(f.node, fn.node, rh.host) AS final_node
-FROM filled f
+       coalesce(CASE WHEN f.node IS DISTINCT FROM f.path_node THEN f.node END,
+                ph.host, f.node, fn.node, rh.host) AS final_node
+FROM ranked f
+LEFT JOIN path_node_host ph ON ph.path_node = f.path_node AND f.node IS NOT DISTINCT FROM f.path_node
 LEFT JOIN file_node fn ON fn.file = f.file
 LEFT JOIN rank_host rh ON rh.rank = f.final_rank;
 

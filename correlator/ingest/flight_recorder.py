@@ -74,6 +74,7 @@ def fr_events(f: InputFile, job: str, problems: ProblemLog) -> pl.DataFrame | No
                                dtype=ATTR_TYPE),
             "line_end": pl.Series([r.line_no for r in rows], dtype=pl.Int64),
             "kind": [r.kind for r in rows], "task": pl.Series([None] * n, dtype=pl.Int32),
+            "node_alias": pl.Series([facts_from_path(f.rel).node] * n, dtype=pl.Utf8),
             "ts_year": pl.Series([None] * n, dtype=pl.Int32), "part": pl.Series([0] * n, dtype=pl.Int32),
             "host_attr": pl.Series([None] * n, dtype=pl.Utf8),
         }

@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from correlator.ingest.attribute import PathFacts, facts_from_path
+from correlator.ingest.attribute import PathFacts, facts_from_path, sibling
 from correlator.ingest.classify import ATTR_TYPE, classify
 from correlator.ingest.demux import (
     SHAPE_CODE,
@@ -269,6 +269,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     shapes, codes = with_new_texts(ev.get_column("message"), line_shapes[0], ev.get_column("shape_code"))
     ev = ev.drop("shape_code")
     ev = classify(ev, extra_attrs=_EXTRA_ATTRS, shapes=shapes, codes=codes)
+    ev = _default_group_rank(ev, files)
     ev = ev.with_columns(templates(ev.get_column("message"), shapes, codes), _shape_column(shapes, codes))
 
     ev = _estimate_ts(ev, state, several_files=files.n > 1)
@@ -292,6 +293,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         pl.col("kind"),
         pl.col("shape"),
         pl.col("task").cast(pl.Int32),
+        files.fact("node").alias("node_alias"),
         pl.col("ts_year"),
         pl.col("part"),
         _host_attr(),
@@ -385,6 +387,38 @@ def _give_year(ev: pl.DataFrame, state: _StreamState) -> pl.DataFrame:
     return ev.with_columns(ts, pl.when(where).then(pl.lit(year, dtype=pl.Int32)).alias("ts_year"))
 
 
+# c10d's logPrefix() names the process group a line is about: `[PG 0 (default_pg) Rank 3]`,
+# `[PG ID 0 PG GUID 0(default_pg) Rank 1]` (docs/formats/pytorch-c10d.md §2). Group 0 is the
+# default one, whose rank is the global rank; any other group's (`[PG ID 2 PG GUID 9 Rank 4]`)
+# is a rank within that sub-group, and so is the group-less `[Rank N]` of old releases as far
+# as a line can tell: those stay attrs['pg_rank'] only.
+_DEFAULT_PG = r"^PG (?:ID )?0(?:[^0-9]|$)"
+
+
+def _default_group_rank(ev: pl.DataFrame, files: _Files) -> pl.DataFrame:
+    """A c10d line without a rank of its own takes the rank it names for the default
+    process group; stage 2 spreads it to the line's stream as any other line rank.
+    Only those few lines' attrs are read (a prefixed line already has its rank)."""
+    need = (ev.get_column("kind").str.starts_with("c10d.") & ev.get_column("rank").is_null()).fill_null(False)
+    levels = [f.node_level for f in files.facts]
+    if all(levels):
+        return ev
+    if any(levels):  # several small files in one batch, some node-level
+        need = need & ~ev.select(pl.lit(pl.Series(levels, dtype=pl.Boolean)).gather(pl.col("fi"))).to_series()
+    if not need.any():
+        return ev
+    field = pl.element().struct.field
+
+    def attr(key: str) -> pl.Expr:
+        return pl.col("attrs").list.eval(pl.element().filter(field("key") == key).struct.field("value")).list.first()
+
+    found = ev.filter(need).select(
+        pl.when(attr("pg").str.contains(_DEFAULT_PG).fill_null(False))
+        .then(attr("pg_rank").cast(pl.Int32, strict=False)).alias("rank"))
+    rank = ev.get_column("rank").cast(pl.Int32).scatter(need.arg_true(), found.get_column("rank"))
+    return ev.with_columns(rank.alias("rank"))
+
+
 def _host_attr() -> pl.Expr:
     # The host an event's own text names (NCCL header, pdsh prefix): stage 2 joins
     # on it, and a column is far cheaper to read there than a map lookup per row.
@@ -460,7 +494,7 @@ PART_EXTRAS = ("ts_year", "part", "host_attr")
 # Arrow dictionaries: the writer's own encoding of plain strings costs several times
 # Arrow's `dictionary_encode` (a 15 MB part: 40 ms of a 105 ms write, against 9 ms).
 # (Shapes come as a dictionary from the start: no hashing at all.)
-_DICT_COLUMNS = ("job", "node", "source", "file", "level", "template", "kind", "shape", "host_attr")
+_DICT_COLUMNS = ("job", "node", "source", "file", "level", "template", "kind", "shape", "node_alias", "host_attr")
 _DICT_STRING = pa.dictionary(pa.int32(), pa.string())
 # Messages and attrs stay Arrow string views, as Polars holds them: the file's bytes
 # and types are the same (UTF8 strings), and the copy into offset-based strings cost
@@ -515,6 +549,7 @@ FACT_KINDS = (
     "nccl.comm_init",
     "torchrun.failure_entry", "torchrun.closing_signal", "torchrun.worker_failed", "torchrun.forced_kill",
     "deepspeed.world_info", "deepspeed.launcher_spawn", "deepspeed.killing_subprocess",
+    "app.world_size",
 )
 # The columns of them that attribute.sql reads (a missing one fails its binding, so
 # every ingest test would say so): the side file holds only these, with plain strings
@@ -774,6 +809,7 @@ def _raw_events(lines: pl.Series, first: int, rel: str, job: str) -> pl.DataFram
             "template": lines, "message": lines, "attrs": pl.Series([[]] * n, dtype=ATTR_TYPE),
             "line_end": line_no, "kind": pl.Series([None] * n, dtype=pl.Utf8),
             "task": pl.Series([None] * n, dtype=pl.Int32),
+            "node_alias": pl.Series([facts_from_path(rel).node] * n, dtype=pl.Utf8),
             "ts_year": pl.Series([None] * n, dtype=pl.Int32), "part": pl.Series([0] * n, dtype=pl.Int32),
             "host_attr": pl.Series([None] * n, dtype=pl.Utf8),
         }
@@ -1146,6 +1182,9 @@ def _stage2(
         # them, attrs included, cost more to build than it saved).
         kind = "TEMP TABLE" if view == "part_summary" else "VIEW"
         con.execute(f"CREATE {kind} {view} AS SELECT * FROM read_parquet({paths!r})")
+    con.register("file_paths_arrow", _file_paths(files))
+    con.execute("CREATE TEMP TABLE file_paths AS SELECT * FROM file_paths_arrow")
+    con.unregister("file_paths_arrow")
     sql = resources.files("correlator.ingest").joinpath("attribute.sql").read_text()
     con.execute(sql)
     _report_bad_numbers(con, problems)
@@ -1159,6 +1198,20 @@ def _stage2(
     con.register("problems_arrow", problems.to_arrow())
     con.execute("CREATE TABLE problems AS SELECT * FROM problems_arrow")
     return _Staged(con, parts)
+
+
+def _file_paths(files: list[InputFile]) -> pa.Table:
+    """What each file's path says that stage 2 weighs against the logs: the node it
+    names, whether it is a node-level file, and its family of numbered siblings."""
+    facts = [facts_from_path(f.rel) for f in files]
+    families = [sibling(f.rel) for f in files]
+    return pa.table({
+        "file": pa.array([f.rel for f in files], pa.string()),
+        "path_node": pa.array([x.node for x in facts], pa.string()),
+        "node_level": pa.array([x.node_level for x in facts], pa.bool_()),
+        "family": pa.array([fam[0] if fam else None for fam in families], pa.string()),
+        "member": pa.array([fam[1] if fam else None for fam in families], pa.int32()),
+    })
 
 
 def _report_bad_numbers(con: duckdb.DuckDBPyConnection, problems: ProblemLog) -> None:
@@ -1259,6 +1312,8 @@ def _files_table(
            GROUP BY s.file"""
     ).fetchall()
     by_file = {row[0]: row[1:] for row in agg}
+    hosts_of = dict(con.execute("SELECT file, hosts FROM file_hosts").fetchall())
+    world_of = dict(con.execute("SELECT file, world_size FROM file_world_size").fetchall())
     problem_counts: dict[str, int] = {}
     for p in problems.items:
         problem_counts[p.file] = problem_counts.get(p.file, 0) + 1
@@ -1270,14 +1325,15 @@ def _files_table(
                 "file": f.rel, "size": f.size, "compression": f.compression,
                 "lines": per_file.get(i, (0, 0))[1], "events": events,
                 "sources": sources or [], "ranks": ranks or [], "nodes": nodes or [],
-                "problems": problem_counts.pop(f.rel, 0),
+                "problems": problem_counts.pop(f.rel, 0), "hosts": hosts_of.get(f.rel) or [],
+                "world_size": world_of.get(f.rel),
             }
         )
     # problems about paths that never became input files (skipped binaries, bad links)
     for rel, count in problem_counts.items():
         rows.append(
             {"file": rel, "size": None, "compression": None, "lines": 0, "events": 0,
-             "sources": [], "ranks": [], "nodes": [], "problems": count}
+             "sources": [], "ranks": [], "nodes": [], "problems": count, "hosts": [], "world_size": None}
         )
     return pa.Table.from_pylist(rows, schema=FILE_SCHEMA)
 

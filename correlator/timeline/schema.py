@@ -46,12 +46,17 @@ EVENT_SCHEMA = pa.schema(
         # the Slurm task of an `srun -l` labelled line (also attrs['task']): a column,
         # so a job without any is known from statistics, without reading attrs
         ("task", pa.int32()),
+        # the node the file's path names (a directory such as node-1, a pod's worker-1.log),
+        # kept beside `node`, which is the host where the logs name one
+        ("node_alias", pa.string()),
     ]
 )
 
 COLUMN_DOCS = {
     "job": "job name (the analysed directory, or its subdirectory in batch mode)",
-    "node": "host name; null when no evidence names it",
+    "node": "the host the logs name (NCCL host:pid:tid header, torchrun's failure table host, a syslog "
+            "kernel line's host, a pdsh prefix), else the node the file's path names (its directory); "
+            "null when neither names one",
     "rank": "global rank; null for node-level files (dmesg, nvidia-smi, collect_env)",
     "local_rank": "rank within the node (torchrun [defaultN]:, --log-dir tree)",
     "pid": "process id of the printing process",
@@ -70,6 +75,10 @@ COLUMN_DOCS = {
     "shape": "message with every digit 1-9 written as 0: contains(shape, 'text') equals "
              "contains(message, 'text') for digit-free text, and is far faster",
     "task": "Slurm task id of an srun -l / --label line (not a rank; also attrs['task'])",
+    "node_alias": "the node the file's path names (a directory such as node-1, a pod's worker-1.log), "
+                  "null where it names none; differs from node where the logs name the host. A node "
+                  "no file's `hosts` lists is known by this name only, which names a machine only "
+                  "within its job",
 }
 
 FILE_SCHEMA = pa.schema(
@@ -83,6 +92,13 @@ FILE_SCHEMA = pa.schema(
         ("ranks", pa.list_(pa.int32())),
         ("nodes", pa.list_(pa.string())),
         ("problems", pa.int64()),
+        # the hosts the file's own lines name (NCCL headers, torchrun's failure table,
+        # syslog kernel lines, pdsh prefixes; `localhost` is no name): a node listed
+        # here is a machine, one listed nowhere is only a directory's name
+        ("hosts", pa.list_(pa.string())),
+        # the world size the file's lines state (the largest NCCL communicator's nranks,
+        # `world_size=4`, `rank 3 of 4`): the ranks a job should have, shown or not
+        ("world_size", pa.int32()),
     ]
 )
 
