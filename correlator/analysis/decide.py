@@ -15,8 +15,10 @@ import duckdb
 
 from correlator.analysis.classifier import classify_failure
 from correlator.analysis.evidence import cite, epoch, one, rows
+from correlator.analysis.first_odd import first_odd_line
 from correlator.analysis.hypotheses import (
     SIMULTANEOUS_S,
+    WAIT_CATEGORIES,
     Hyp,
     corroborate,
     hypotheses,
@@ -182,11 +184,28 @@ def decide(
     ]
     verdict.collateral = _collateral(echoes, by_id, init_rank)
     chosen = _pick_first_deviating(candidates, top, init_rank, nobody)
-    if chosen is not None:
+    if top.inference is not None and top.evidence is not None and _cites_what_it_did(con, top):
+        # the inference cites the rank's own deed (its error, its early finish): that is its deviation
+        verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody)
+    elif chosen is not None:
         verdict.first_deviating = _first_deviating(con, chosen)
     elif top.evidence is not None and (top.rule is not None or top.inference is None):
         verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody)
+    elif top.inference is not None and init_rank is not None:
+        odd = first_odd_line(con, init_rank)
+        if odd is not None:
+            verdict.first_deviating = _first_deviating(con, odd)
     return verdict
+
+
+def _cites_what_it_did(con: duckdb.DuckDBPyConnection, top: Hyp) -> bool:
+    """The inferred winner's evidence is an error of its own or its early end, not its last line."""
+    if top.inference == "quiet_rank_own_error":
+        return True
+    ev = top.evidence
+    assert ev is not None
+    kind = one(con, "SELECT any_value(kind) FROM events WHERE file = ? AND line_no = ?", [ev.file, ev.line_no])
+    return bool(kind and kind[0] == "app.run_completed")
 
 
 def _device_of(con: duckdb.DuckDBPyConnection, top: Hyp) -> tuple[int | None, str | None]:
@@ -258,7 +277,8 @@ def _evidence_as_first_deviating(con: duckdb.DuckDBPyConnection, top: Hyp, all_r
     row = {"file": ev.file, "line_no": ev.line_no, "line_end": ev.line_end, "rank": ev.rank, "node": ev.node,
            "ts_aligned": ev.ts, "message": ev.text,
            "why": "every rank printed it: the same failure everywhere (first occurrence)" if all_ranks
-           else "the root-cause evidence (no line of this rank deviates from its peers)"}
+           else "the root-cause evidence (no line of this rank deviates from its peers)" if top.inference is None
+           else "the line the inference cites: " + top.notes[0]}
     return _first_deviating(con, row)
 
 
@@ -276,7 +296,8 @@ def _root_cause(top: Hyp) -> RootCause:
             )
         return RootCause(
             rule_id=None, category=top.category,  # type: ignore[arg-type]
-            title="Unclassified failure" if top.category != "nccl_timeout_hang" else "Silent rank: its peers timed out waiting for it",
+            title="Silent rank: its peers timed out waiting for it" if top.category in WAIT_CATEGORIES
+            else "Unclassified failure",
             explanation="; ".join(top.notes) or "no rule in the knowledge base matches this evidence",
             evidence=top.evidence,
             basis=[f"inference {top.inference}"] if top.inference else ["no rule and no classifier entry placed it"],

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 
 import duckdb
 
-from correlator.analysis.classifier import Classification
+from correlator.analysis.classifier import Classification, classify_failure
 from correlator.analysis.evidence import cite, epoch, one, rows, sql_file
+from correlator.analysis.outcome import phase_of
 from correlator.analysis.rulebook import LoadedRule
 from correlator.verdict import Evidence
 
@@ -25,6 +26,8 @@ SIMULTANEOUS_S = 2.0  # stamps this close are "at the same time" (1 s stamps, te
 TIME_DECAY_S = 120.0  # a hypothesis this much later than the earliest scores 1/e as much
 
 ALL_RANKS_WINDOW_S = 10.0  # an "all ranks alike" failure happens on every rank within this
+
+WAIT_CATEGORIES = ("nccl_timeout_hang", "rendezvous")  # a peer waited (a collective, a store key) and gave up
 
 LEAD_WINDOW_S = 3600.0  # a cause precedes its echoes by at most about a (long) collective timeout
 
@@ -123,19 +126,50 @@ def hypotheses(
                         node=d["node"], ts=epoch(d["ts_aligned"]), evidence=cite(d), base=0.6,
                         notes=["deviating error that no rule explains"]))
     out.extend(_inferred_hypotheses(con))
+    own_error_first(out)
     return out
 
 
 def _inferred_hypotheses(con: duckdb.DuckDBPyConnection) -> list[Hyp]:
-    """Hypotheses from the cross-rank inferences in ``inferences.sql``."""
-    out = []
-    for r in rows(con, "SELECT * FROM inferred ORDER BY inference, rank"):
-        out.append(Hyp(
-            rule=None, category=r["category"], rank=r["rank"], node=r["node"], ts=epoch(r["ts_aligned"]),
+    """Hypotheses from the cross-rank inferences in ``inferences.sql``.
+
+    Inferences that name the same rank for the same reason (silent, odd one out,
+    the key the store waited for) agree: one hypothesis, the strongest, with the
+    others' notes, so that agreement raises the confidence instead of splitting it.
+    An inference that cites the rank's own error (``quiet_rank_own_error``) has
+    its category from the general classifier.
+    """
+    out: dict[tuple, Hyp] = {}
+    for r in rows(con, "SELECT * FROM inferred ORDER BY base DESC, inference, rank"):
+        category = r["category"]
+        classification = None
+        if category is None:
+            text = r["message"] or ""
+            classification = classify_failure(text, phase_of(con, r["ts_aligned"], r["file"], r["line_no"]))
+            category = classification.category if classification else (
+                "code_exception" if "Traceback (most recent call last)" in text else "other")
+        h = Hyp(
+            rule=None, category=category, rank=r["rank"], node=r["node"], ts=epoch(r["ts_aligned"]),
             evidence=cite(r) if r["file"] else None, base=r["base"],
-            notes=[f"{r['inference']}: {r['note']}"], inference=r["inference"],
-        ))
-    return out
+            notes=[f"{r['inference']}: {r['note']}"], inference=r["inference"], classification=classification,
+        )
+        key = (r["rank"], category) if r["rank"] is not None else (r["inference"], len(out))
+        if key in out:
+            out[key].notes.append(f"agrees: {r['inference']}: {r['note']}")
+            continue
+        out[key] = h
+    return list(out.values())
+
+
+def own_error_first(hyps: list[Hyp]) -> None:
+    """A rank the others waited for that printed an error of its own first: the wait
+    hypotheses naming it (a peer's monitored-barrier report, its silence) are its
+    error's echoes, not the cause."""
+    own = {h.rank for h in hyps if h.inference == "quiet_rank_own_error" and h.rank is not None}
+    for h in hyps:
+        if h.rank in own and h.inference != "quiet_rank_own_error" and h.category in WAIT_CATEGORIES:
+            h.base *= 0.5
+            h.notes.append("its own earlier error explains why the others waited")
 
 
 def score(hyps: list[Hyp], by_id: dict[str, LoadedRule], collateral_rows: list[dict], n_ranks: int) -> None:

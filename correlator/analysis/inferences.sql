@@ -9,13 +9,34 @@ CREATE OR REPLACE TEMP TABLE inferred (
     line_no BIGINT, line_end BIGINT, message VARCHAR, ts_aligned TIMESTAMPTZ, base DOUBLE, note VARCHAR
 );
 
+-- The waits the peers report (echoes of a wait category: a collective or a store
+-- key that ran out), each with when the wait began: a report that prints how
+-- long it waited (`ran for 1800008 milliseconds`, `Timed out waiting 20000ms`,
+-- `wait timeout after 10000ms`) started waiting that long before its own stamp.
+-- A rank that stopped logging before the waits began is the one they waited for;
+-- a rank still logging after that was waiting too (or busy: odd_one_out).
+CREATE OR REPLACE TEMP TABLE waits AS
+SELECT f.rank, f.printed_by, f.category, f.file, f.line_no, f.ts_aligned,
+       f.ts_aligned - to_milliseconds(coalesce(
+           TRY_CAST(e.attrs['ran_for_ms'] AS BIGINT), TRY_CAST(e.attrs['timeout_ms'] AS BIGINT), 0
+       )) AS started
+FROM findings f
+LEFT JOIN events e ON e.file = f.file AND e.line_no = f.line_no
+WHERE f.role = 'collateral' AND f.category IN ('nccl_timeout_hang', 'rendezvous');
+
+-- What the culprit of these waits kept the others waiting for: a store key at
+-- start-up (the process group never formed: rendezvous) or a collective.
+CREATE OR REPLACE TEMP TABLE wait_kind AS
+SELECT coalesce((SELECT arg_max(category, n) FROM (SELECT category, count(*) AS n FROM waits GROUP BY category)),
+                'nccl_timeout_hang') AS category;
+
 -- silent_rank: peers time out waiting while one rank logs no error of its own and
--- stopped logging before the first timeout (inference from absence).
+-- stopped logging before the waits began (inference from absence).
 -- First the ranks it could be (cheap columns only), then their last lines.
 CREATE OR REPLACE TEMP TABLE silent_candidates AS
 WITH timeouts AS (
-    SELECT rank, min(ts_aligned) AS t FROM findings
-    WHERE role = 'collateral' AND category = 'nccl_timeout_hang' AND rank IS NOT NULL
+    SELECT rank, min(ts_aligned) AS t, min(started) AS started FROM waits
+    WHERE rank IS NOT NULL
     GROUP BY rank
 ),
 erring AS (
@@ -28,7 +49,8 @@ erring AS (
       AND NOT EXISTS (SELECT 1 FROM findings f
                       WHERE f.file = e.file AND f.line_no = e.line_no AND f.role = 'context')
 )
-SELECT k.rank, (SELECT count(*) FROM timeouts) AS n_timeouts, (SELECT min(t) FROM timeouts) AS first_timeout
+SELECT k.rank, (SELECT count(*) FROM timeouts) AS n_timeouts, (SELECT min(t) FROM timeouts) AS first_timeout,
+       (SELECT min(started) FROM timeouts) AS wait_start
 FROM known_ranks k
 WHERE (SELECT count(*) FROM timeouts) > 0
   AND k.rank NOT IN (SELECT rank FROM erring)
@@ -76,12 +98,15 @@ behind AS (
     WHERE s.rank IN (SELECT rank FROM silent_candidates)
       AND s.step < (SELECT min(o.step) FROM last_step o WHERE o.rank <> s.rank)
 )
-SELECT 'silent_rank', 'nccl_timeout_hang', c.rank, l.node,
+SELECT 'silent_rank', (SELECT category FROM wait_kind), c.rank, l.node,
        coalesce(b.file, l.file), coalesce(b.line_no, l.line_no), CASE WHEN b.file IS NULL THEN l.line_end END,
        coalesce(b.message, l.message), coalesce(b.ts, l.last_ts),
        0.9,
        c.n_timeouts || ' other rank(s) timed out waiting while it logged no error; '
        || CASE WHEN b.rank IS NOT NULL THEN 'its last completed step (shown) is behind every other rank''s'
+               WHEN l.last_ts <= c.wait_start + INTERVAL 2 SECOND
+               THEN 'its last line (shown) precedes the start of their waits (' || strftime(c.wait_start, '%H:%M:%S')
+                    || ': a report''s stamp minus the wait it printed)'
                ELSE 'the line shown is its last' END
 FROM silent_candidates c
 LEFT JOIN last_line l ON l.rank = c.rank
@@ -150,7 +175,9 @@ picked AS (
     SELECT o.rank, coalesce(f.k, l.k) AS k, f.rank IS NOT NULL AS finished FROM odd o
     LEFT JOIN finished f ON f.rank = o.rank LEFT JOIN last_own l ON l.rank = o.rank
 )
-SELECT 'odd_one_out', CASE WHEN p.finished THEN 'data_error' ELSE 'nccl_timeout_hang' END,
+SELECT 'odd_one_out',
+       CASE WHEN (SELECT category FROM wait_kind) = 'rendezvous' THEN 'rendezvous'
+            WHEN p.finished THEN 'data_error' ELSE 'nccl_timeout_hang' END,
        p.rank, p.k.node, p.k.file, p.k.line_no, p.k.line_end,
        (SELECT min(t.message) FROM timeline_raw t WHERE t.file = p.k.file AND t.line_no = p.k.line_no),
        p.k.ts, 0.85,
@@ -162,3 +189,87 @@ WHERE (SELECT count(*) FROM known_ranks) >= 2
   AND (SELECT count(*) FROM odd) = 1
   AND (SELECT count(*) FROM echoing) = (SELECT count(*) FROM known_ranks) - 1
   AND p.k IS NOT NULL;
+
+
+-- store_key_awaited: a TCPStore wait names the keys it waited for, and a rank-scoped
+-- key ends in the rank that never wrote it (`keys: /default_pg/0//cpu//0/2`): when
+-- every such wait names the same known rank, that rank never joined (it stalled,
+-- was busy, or exited before init_process_group). Its last line is cited; decide.py
+-- finds its first odd line.
+INSERT INTO inferred
+WITH named AS (
+    SELECT TRY_CAST(regexp_extract(attrs['keys'], '/(\d+)$', 1) AS INTEGER) AS rank, file, line_no
+    FROM events WHERE kind = 'c10d.store_wait_timeout' AND attrs['keys'] IS NOT NULL
+),
+awaited AS (
+    SELECT min(rank) AS rank, count(*) AS n FROM named
+    HAVING count(DISTINCT rank) = 1 AND count(*) = count(rank)
+       AND min(rank) IN (SELECT rank FROM known_ranks)
+),
+last_own AS (
+    SELECT rank, arg_max({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned},
+                         (coalesce(ts_aligned, TIMESTAMPTZ '1970-01-01'), line_no)) AS k
+    FROM events WHERE rank IN (SELECT rank FROM awaited) AND source NOT IN ('torchrun', 'slurm')
+    GROUP BY rank
+)
+SELECT 'store_key_awaited', 'rendezvous', a.rank, l.k.node, l.k.file, l.k.line_no, l.k.line_end,
+       (SELECT min(t.message) FROM timeline_raw t WHERE t.file = l.k.file AND t.line_no = l.k.line_no),
+       l.k.ts, 0.9,
+       a.n || ' store wait(s) timed out on the key of rank ' || a.rank || ' (it never joined the process group)'
+FROM awaited a LEFT JOIN last_own l ON l.rank = a.rank;
+
+-- quiet_rank_own_error: the rank the others waited for (the one they name, the
+-- one silent or odd one out among them) printed an error of its own before their
+-- waits: that error, not its silence, is the cause (a prefetch thread that died
+-- and left the main thread waiting on an empty queue; it may even train a few
+-- steps on its buffer first, so "survived" does not apply). An error no rank
+-- claims counts as the awaited rank's when it sits in a stream the workers share
+-- above the echoes there (an uncaught exception a worker wrote to the launcher's
+-- stderr without a rank prefix), and no other rank is unaccounted for.
+-- The category is left to the classifier (NULL here).
+INSERT INTO inferred
+WITH echoing AS (
+    SELECT DISTINCT printed_by AS rank FROM waits WHERE printed_by IS NOT NULL
+    UNION SELECT DISTINCT printed_by FROM findings WHERE role = 'collateral' AND printed_by IS NOT NULL
+),
+named_by_peers AS (  -- a report of a peer that names the rank (monitored barrier, store key)
+    SELECT DISTINCT rank FROM findings
+    WHERE role = 'root' AND category IN ('nccl_timeout_hang', 'rendezvous')
+      AND rank IS NOT NULL AND printed_by IS NOT NULL AND rank <> printed_by
+    UNION SELECT rank FROM inferred WHERE inference = 'store_key_awaited'
+),
+quiet AS (
+    SELECT rank FROM known_ranks WHERE rank NOT IN (SELECT rank FROM echoing)
+),
+awaited AS (
+    SELECT rank FROM named_by_peers
+    UNION SELECT rank FROM quiet
+    WHERE (SELECT count(*) FROM quiet) = 1 AND (SELECT count(*) FROM echoing) >= 1
+),
+first_wait AS (SELECT min(ts_aligned) AS t FROM waits),
+own AS (
+    SELECT e.rank, e.file, e.line_no, e.line_end, e.node, e.ts_aligned, e.message
+    FROM events e
+    WHERE e.level IN ('ERROR', 'CRITICAL') AND e.source NOT IN ('torchrun', 'slurm')
+      AND e.message NOT LIKE '%SignalException%' AND e.message NOT LIKE '%KeyboardInterrupt%'
+      AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.file = e.file AND f.line_no = e.line_no)
+      AND (e.ts_aligned IS NULL OR (SELECT t FROM first_wait) IS NULL
+           OR e.ts_aligned <= (SELECT t FROM first_wait) + INTERVAL 2 SECOND)
+      AND (e.rank IN (SELECT rank FROM awaited)
+           OR (e.rank IS NULL AND (SELECT count(*) FROM awaited) = 1
+               AND EXISTS (SELECT 1 FROM waits w WHERE w.file = e.file AND w.line_no > e.line_no)
+               AND EXISTS (SELECT 1 FROM files x WHERE x.file = e.file AND len(x.ranks) > 0)))
+),
+picked AS (
+    SELECT coalesce(rank, (SELECT min(rank) FROM awaited)) AS rank, rank IS NULL AS unclaimed,
+           arg_min({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned,
+                    'message': message}, (rank IS NULL, coalesce(ts_aligned, TIMESTAMPTZ '1970-01-01'), line_no)) AS k
+    FROM own GROUP BY ALL
+)
+SELECT 'quiet_rank_own_error', NULL, p.rank, p.k.node, p.k.file, p.k.line_no, p.k.line_end, p.k.message, p.k.ts,
+       0.95,
+       'its peers waited for it, and it printed this error of its own first'
+       || CASE WHEN p.unclaimed THEN ' (no rank prefix: the one error in the workers'' shared stream above their '
+                                     || 'echoes, while it was the one rank unaccounted for)' ELSE '' END
+FROM picked p
+QUALIFY row_number() OVER (PARTITION BY p.rank ORDER BY p.unclaimed) = 1;
