@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from datetime import UTC, datetime
 from itertools import pairwise
 
 import duckdb
@@ -17,6 +18,7 @@ from correlator.analysis.classifier import classify_failure
 from correlator.analysis.evidence import cite, epoch, one, rows
 from correlator.analysis.first_odd import first_odd_line
 from correlator.analysis.hypotheses import (
+    OWN_DEED,
     SIMULTANEOUS_S,
     WAIT_CATEGORIES,
     Hyp,
@@ -28,10 +30,12 @@ from correlator.analysis.hypotheses import (
     with_message,
 )
 from correlator.analysis.outcome import phase_of
+from correlator.analysis.rendezvous import late_node
 from correlator.analysis.rulebook import LoadedRule
 from correlator.verdict import (
     ClockOffset,
     Collateral,
+    Evidence,
     FirstDeviating,
     Hypothesis,
     Initiating,
@@ -144,7 +148,6 @@ def decide(
     top = hyps[0]
     confidence = top.score / total
     corroborate(top, hyps)
-    launcher_names_rank(con, top)
     all_ranks = top.rank is None and top.rule is not None and (
         top.n_ranks_same >= max(2, len(known_ranks)) or top.rule.rule.scope == "job"
     )
@@ -155,16 +158,31 @@ def decide(
         all_ranks = True
         top.notes.append("a deterministic check raised before training: every rank runs it alike")
     all_ranks = all_ranks and not external  # stopped from outside: no rank to blame, nor a failure of every rank
+    if not (all_ranks or external):
+        # a launcher's summary names a rank only where nothing concluded "all ranks" or "from outside"
+        launcher_names_rank(con, top)
+    witness_only = False
+    late = None
+    if top.category == "rendezvous" and top.rank is None and top.rule is not None and not known_ranks:
+        # agents only, no worker started: the reports are witnesses of a node that did not join
+        late = late_node(con, datetime.fromtimestamp(top.ts, UTC) if top.ts is not None else None)
+        all_ranks, external, witness_only = False, late is not None, late is None
+        if late is not None:
+            top.node = late[0]
+            top.notes.append(f"node {late[0]}'s first line ({late[1]:%H:%M:%S}) comes after another node's agent "
+                             "had given up waiting: it started late")
     # one process's own failure is kind "rank" even where its rank number is not printed
     # (a lone pasted traceback); "unknown" is left for inferences that name nobody
     kind = ("external" if external else "all_ranks" if all_ranks
+            else "unknown" if witness_only
             else "rank" if top.rank is not None or top.node is not None
             or (top.evidence is not None and top.inference is None
                 and not (top.classification and top.classification.entry.echo)) else "unknown")
     nobody = all_ranks or external
     local_rank, gpu = (None, None) if nobody else _device_of(con, top)
     verdict.initiating = Initiating(
-        kind=kind, rank=None if nobody else top.rank, node=None if nobody else top.node,
+        kind=kind, rank=None if nobody else top.rank,
+        node=late[0] if late is not None else None if nobody else top.node,
         local_rank=local_rank, gpu=gpu, all_ranks=all_ranks, confidence=round(confidence, 3),
     )
     verdict.root_cause = _root_cause(top)
@@ -184,8 +202,10 @@ def decide(
     ]
     verdict.collateral = _collateral(echoes, by_id, init_rank)
     chosen = _pick_first_deviating(candidates, top, init_rank, nobody)
-    if top.inference is not None and top.evidence is not None and _cites_what_it_did(con, top):
-        # the inference cites the rank's own deed (its error, its early finish): that is its deviation
+    if top.inference is not None and top.evidence is not None and _cites_what_it_did(con, top) \
+            and not (chosen is not None and _before(chosen, top.evidence)):
+        # the inference cites the rank's own deed (its error, its early finish): that is its
+        # deviation, unless the rank deviated earlier still (a warning before the error)
         verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody)
     elif chosen is not None:
         verdict.first_deviating = _first_deviating(con, chosen)
@@ -198,9 +218,17 @@ def decide(
     return verdict
 
 
+def _before(row: dict, ev: Evidence) -> bool:
+    """The candidate line comes before the evidence: earlier in the same file, else earlier in time."""
+    if row["file"] == ev.file:
+        return row["line_no"] < ev.line_no
+    ts = row.get("ts_aligned")
+    return ts is not None and ev.ts is not None and ts < ev.ts
+
+
 def _cites_what_it_did(con: duckdb.DuckDBPyConnection, top: Hyp) -> bool:
     """The inferred winner's evidence is an error of its own or its early end, not its last line."""
-    if top.inference == "quiet_rank_own_error":
+    if top.inference in OWN_DEED:
         return True
     ev = top.evidence
     assert ev is not None
@@ -296,7 +324,8 @@ def _root_cause(top: Hyp) -> RootCause:
             )
         return RootCause(
             rule_id=None, category=top.category,  # type: ignore[arg-type]
-            title="Silent rank: its peers timed out waiting for it" if top.category in WAIT_CATEGORIES
+            title="A rank finished early while its peers waited for it" if top.inference == "awaited_rank_finished"
+            else "Silent rank: its peers timed out waiting for it" if top.category in WAIT_CATEGORIES
             else "Unclassified failure",
             explanation="; ".join(top.notes) or "no rule in the knowledge base matches this evidence",
             evidence=top.evidence,

@@ -27,6 +27,8 @@ TIME_DECAY_S = 120.0  # a hypothesis this much later than the earliest scores 1/
 
 ALL_RANKS_WINDOW_S = 10.0  # an "all ranks alike" failure happens on every rank within this
 
+OWN_DEED = ("quiet_rank_own_error", "awaited_rank_finished")  # inferences citing what the awaited rank did
+
 WAIT_CATEGORIES = ("nccl_timeout_hang", "rendezvous")  # a peer waited (a collective, a store key) and gave up
 
 LEAD_WINDOW_S = 3600.0  # a cause precedes its echoes by at most about a (long) collective timeout
@@ -162,14 +164,18 @@ def _inferred_hypotheses(con: duckdb.DuckDBPyConnection) -> list[Hyp]:
 
 
 def own_error_first(hyps: list[Hyp]) -> None:
-    """A rank the others waited for that printed an error of its own first: the wait
-    hypotheses naming it (a peer's monitored-barrier report, its silence) are its
-    error's echoes, not the cause."""
-    own = {h.rank for h in hyps if h.inference == "quiet_rank_own_error" and h.rank is not None}
+    """A rank the others waited for that printed an error of its own first, or said
+    it had finished: the wait hypotheses naming it (a peer's monitored-barrier
+    report, its silence) are echoes of that, not the cause."""
+    own = {h.rank for h in hyps if h.inference in OWN_DEED and h.rank is not None}
+    cited = {(h.evidence.file, h.evidence.line_no) for h in hyps if h.inference in OWN_DEED and h.evidence}
+    # the same line proposed twice (an unexplained error that is also the awaited rank's own): one hypothesis
+    hyps[:] = [h for h in hyps if h.inference is not None or h.rule is not None or h.evidence is None
+               or (h.evidence.file, h.evidence.line_no) not in cited]
     for h in hyps:
-        if h.rank in own and h.inference != "quiet_rank_own_error" and h.category in WAIT_CATEGORIES:
-            h.base *= 0.5
-            h.notes.append("its own earlier error explains why the others waited")
+        if h.rank in own and h.inference not in OWN_DEED and h.category in WAIT_CATEGORIES:
+            h.base *= 0.4
+            h.notes.append("what it did first (its own error, its early end) explains why the others waited")
 
 
 def score(hyps: list[Hyp], by_id: dict[str, LoadedRule], collateral_rows: list[dict], n_ranks: int) -> None:

@@ -218,6 +218,46 @@ SELECT 'store_key_awaited', 'rendezvous', a.rank, l.k.node, l.k.file, l.k.line_n
        a.n || ' store wait(s) timed out on the key of rank ' || a.rank || ' (it never joined the process group)'
 FROM awaited a LEFT JOIN last_own l ON l.rank = a.rank;
 
+-- The ranks the others waited for: the one they name (a monitored-barrier report,
+-- the store key they waited on), or the one rank among them that reports no echo.
+CREATE OR REPLACE TEMP TABLE awaited_ranks AS
+WITH echoing AS (
+    SELECT DISTINCT printed_by AS rank FROM findings WHERE role = 'collateral' AND printed_by IS NOT NULL
+),
+named_by_peers AS (
+    SELECT DISTINCT rank FROM findings
+    WHERE role = 'root' AND category IN ('nccl_timeout_hang', 'rendezvous')
+      AND rank IS NOT NULL AND printed_by IS NOT NULL AND rank <> printed_by
+    UNION SELECT rank FROM inferred WHERE inference = 'store_key_awaited'
+),
+quiet AS (
+    SELECT rank FROM known_ranks WHERE rank NOT IN (SELECT rank FROM echoing)
+)
+SELECT rank FROM named_by_peers
+UNION SELECT rank FROM quiet
+WHERE (SELECT count(*) FROM quiet) = 1 AND (SELECT count(*) FROM echoing) >= 1;
+
+-- awaited_rank_finished: a rank the others waited for said it had finished (a
+-- clean early end) before they gave up: its share of the work was shorter (a short
+-- shard: data_error), or, when they waited for it at the store, it never joined.
+INSERT INTO inferred
+WITH done AS (
+    SELECT rank, arg_min({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned},
+                         (coalesce(ts_aligned, TIMESTAMPTZ '1970-01-01'), line_no)) AS k
+    FROM events
+    WHERE kind = 'app.run_completed' AND rank IN (SELECT rank FROM awaited_ranks)
+      AND (ts_aligned IS NULL OR (SELECT min(ts_aligned) FROM waits) IS NULL
+           OR ts_aligned <= (SELECT min(ts_aligned) FROM waits) + INTERVAL 2 SECOND)
+    GROUP BY rank
+)
+SELECT 'awaited_rank_finished',
+       CASE WHEN (SELECT category FROM wait_kind) = 'rendezvous' THEN 'rendezvous' ELSE 'data_error' END,
+       d.rank, d.k.node, d.k.file, d.k.line_no, d.k.line_end,
+       (SELECT min(t.message) FROM timeline_raw t WHERE t.file = d.k.file AND t.line_no = d.k.line_no),
+       d.k.ts, 0.95,
+       'the others waited for it, and it had said it finished: its share of the work ended early'
+FROM done d;
+
 -- quiet_rank_own_error: the rank the others waited for (the one they name, the
 -- one silent or odd one out among them) printed an error of its own before their
 -- waits: that error, not its silence, is the cause (a prefetch thread that died
@@ -228,24 +268,7 @@ FROM awaited a LEFT JOIN last_own l ON l.rank = a.rank;
 -- stderr without a rank prefix), and no other rank is unaccounted for.
 -- The category is left to the classifier (NULL here).
 INSERT INTO inferred
-WITH echoing AS (
-    SELECT DISTINCT printed_by AS rank FROM waits WHERE printed_by IS NOT NULL
-    UNION SELECT DISTINCT printed_by FROM findings WHERE role = 'collateral' AND printed_by IS NOT NULL
-),
-named_by_peers AS (  -- a report of a peer that names the rank (monitored barrier, store key)
-    SELECT DISTINCT rank FROM findings
-    WHERE role = 'root' AND category IN ('nccl_timeout_hang', 'rendezvous')
-      AND rank IS NOT NULL AND printed_by IS NOT NULL AND rank <> printed_by
-    UNION SELECT rank FROM inferred WHERE inference = 'store_key_awaited'
-),
-quiet AS (
-    SELECT rank FROM known_ranks WHERE rank NOT IN (SELECT rank FROM echoing)
-),
-awaited AS (
-    SELECT rank FROM named_by_peers
-    UNION SELECT rank FROM quiet
-    WHERE (SELECT count(*) FROM quiet) = 1 AND (SELECT count(*) FROM echoing) >= 1
-),
+WITH awaited AS (SELECT rank FROM awaited_ranks),
 first_wait AS (SELECT min(ts_aligned) AS t FROM waits),
 own AS (
     SELECT e.rank, e.file, e.line_no, e.line_end, e.node, e.ts_aligned, e.message
