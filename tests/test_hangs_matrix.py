@@ -14,11 +14,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import SAMPLES
 
 from correlator.analysis.analyze import analyze
 from correlator.analysis.evaluate import scenarios
-
-from conftest import SAMPLES
 
 HANGS = SAMPLES / "hangs"
 
