@@ -146,7 +146,10 @@ def decide(
         _echoes_only(verdict, collateral_rows)
         return verdict
     top = hyps[0]
-    confidence = top.score / total
+    # hypotheses naming the same rank for the same category are one conclusion reached
+    # twice (its loss line and its exception): they add up, they do not compete
+    confidence = sum(h.score for h in hyps if h is top or (
+        top.rank is not None and h.rank == top.rank and h.category == top.category)) / total
     corroborate(top, hyps)
     all_ranks = top.rank is None and top.rule is not None and (
         top.n_ranks_same >= max(2, len(known_ranks)) or top.rule.rule.scope == "job"
@@ -228,7 +231,7 @@ def _before(row: dict, ev: Evidence) -> bool:
 
 def _cites_what_it_did(con: duckdb.DuckDBPyConnection, top: Hyp) -> bool:
     """The inferred winner's evidence is an error of its own or its early end, not its last line."""
-    if top.inference in OWN_DEED:
+    if top.inference in OWN_DEED or top.inference == "collective_tie":
         return True
     ev = top.evidence
     assert ev is not None
@@ -310,6 +313,13 @@ def _evidence_as_first_deviating(con: duckdb.DuckDBPyConnection, top: Hyp, all_r
     return _first_deviating(con, row)
 
 
+_INFERENCE_TITLES = {
+    "awaited_rank_finished": "A rank finished early while its peers waited for it",
+    "mismatch_odd_rank": "One rank ran a different collective than the others",
+    "collective_tie": "Two ranks ran different collectives: a tie, neither can be named",
+}
+
+
 def _root_cause(top: Hyp) -> RootCause:
     if top.rule is None:
         c = top.classification
@@ -324,9 +334,9 @@ def _root_cause(top: Hyp) -> RootCause:
             )
         return RootCause(
             rule_id=None, category=top.category,  # type: ignore[arg-type]
-            title="A rank finished early while its peers waited for it" if top.inference == "awaited_rank_finished"
-            else "Silent rank: its peers timed out waiting for it" if top.category in WAIT_CATEGORIES
-            else "Unclassified failure",
+            title=_INFERENCE_TITLES.get(top.inference or "")
+            or ("Silent rank: its peers timed out waiting for it" if top.category in WAIT_CATEGORIES
+                else "Unclassified failure"),
             explanation="; ".join(top.notes) or "no rule in the knowledge base matches this evidence",
             evidence=top.evidence,
             basis=[f"inference {top.inference}"] if top.inference else ["no rule and no classifier entry placed it"],
@@ -384,6 +394,9 @@ def _missing(
     kinds = {k for (k,) in con.execute("SELECT DISTINCT kind FROM events WHERE kind IS NOT NULL").fetchall()}
     if any(r["category"] == "nccl_timeout_hang" for r in collateral_rows) and not any(k.startswith("nccl.") for k in kinds):
         out.append("no NCCL lines: re-run with NCCL_DEBUG=INFO to see which peer or link failed")
+    for h in hyps[:1]:
+        if h.inference == "collective_tie":
+            out.append("a tie: " + h.notes[0].split(": ", 1)[-1])
     if "c10d.watchdog_timeout" in kinds and "c10d.dump_signal" not in kinds:
         out.append("enable the flight recorder (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, TORCH_NCCL_DUMP_ON_TIMEOUT=1) "
                    "to see each rank's last collective")

@@ -99,6 +99,8 @@ def hypotheses(
         times = [h.ts for h in group if h.ts is not None]
         if times and max(times) - min(times) > ALL_RANKS_WINDOW_S:
             continue  # the same failure at different times: per-rank hypotheses compete
+        if _one_rank_a_step_earlier(con, group):
+            continue  # it spread from that rank: per-rank hypotheses, ordered by step
         first = min(group, key=lambda h: (h.ts is None, h.ts or 0))
         for k in [k for k in hyps if k[0] == rule_id]:
             del hyps[k]
@@ -132,6 +134,48 @@ def hypotheses(
     return out
 
 
+def step_at(con: duckdb.DuckDBPyConnection, h: Hyp) -> int | None:
+    """The training step its rank's stream was at when it showed the evidence: the
+    evidence's own step, else the last step line above it in the same file, else
+    (an uncaught exception its rank printed to a stream of its own, the launcher's
+    stderr, with no step lines) its rank's last step: the error ended the rank there."""
+    ev = h.evidence
+    if ev is None:
+        return None
+    row = con.execute(
+        "SELECT max(TRY_CAST(attrs['step'] AS BIGINT)) FILTER (WHERE file = ? AND line_no <= ?), "
+        "       count(*) FILTER (WHERE file = ?), max(TRY_CAST(attrs['step'] AS BIGINT)) "
+        "FROM events WHERE rank IS NOT DISTINCT FROM ? AND kind = 'app.step_metrics'",
+        [ev.file, ev.line_no, ev.file, h.rank],
+    ).fetchone()
+    if row is None:
+        return None
+    in_file, n_in_file, last = row
+    return in_file if n_in_file else last
+
+
+def _one_rank_a_step_earlier(con: duckdb.DuckDBPyConnection, group: list[Hyp]) -> bool:
+    """A failure that spreads (a NaN through all_reduce, a lost peer) reaches every
+    rank within a second, so time cannot order it; the training step can: the one
+    rank that shows it at an earlier step than every other is where it started.
+    That hypothesis is strengthened and the others weakened (they are its echoes)."""
+    steps = {id(h): step_at(con, h) for h in group}
+    if len(group) < 2 or any(s is None for s in steps.values()):
+        return False
+    first = min(steps.values())
+    earliest = [h for h in group if steps[id(h)] == first]
+    if len(earliest) != 1:
+        return False
+    lead = earliest[0]
+    lead.base *= 1.5
+    lead.notes.append(f"shows it at step {first}, before every other rank (they show it at a later step)")
+    for h in group:
+        if h is not lead:
+            h.base *= 0.5
+            h.notes.append(f"shows it at step {steps[id(h)]}, after rank {lead.rank} did at step {first}")
+    return True
+
+
 def _inferred_hypotheses(con: duckdb.DuckDBPyConnection) -> list[Hyp]:
     """Hypotheses from the cross-rank inferences in ``inferences.sql``.
 
@@ -150,9 +194,14 @@ def _inferred_hypotheses(con: duckdb.DuckDBPyConnection) -> list[Hyp]:
             classification = classify_failure(text, phase_of(con, r["ts_aligned"], r["file"], r["line_no"]))
             category = classification.category if classification else (
                 "code_exception" if "Traceback (most recent call last)" in text else "other")
+        evidence = cite(r) if r["file"] else None
+        if evidence is not None and r["rank"] is None:  # an inference naming nobody cites a line some rank printed
+            printed = con.execute("SELECT min(rank) FROM events WHERE file = ? AND line_no = ?",
+                                  [r["file"], r["line_no"]]).fetchone()
+            evidence.rank = printed[0] if printed else None
         h = Hyp(
             rule=None, category=category, rank=r["rank"], node=r["node"], ts=epoch(r["ts_aligned"]),
-            evidence=cite(r) if r["file"] else None, base=r["base"],
+            evidence=evidence, base=r["base"],
             notes=[f"{r['inference']}: {r['note']}"], inference=r["inference"], classification=classification,
         )
         key = (r["rank"], category) if r["rank"] is not None else (r["inference"], len(out))

@@ -116,23 +116,107 @@ LEFT JOIN behind b ON b.rank = c.rank
 -- every other rank and only echoed the others afterwards
 WHERE l.last_ts IS NULL OR l.last_ts <= c.first_timeout OR b.rank IS NOT NULL;
 
--- mismatch_odd_rank: with TORCH_DISTRIBUTED_DEBUG=DETAIL every rank reports the
--- collective it is running; the ranks running a different op than the majority
--- took a different code path.
-INSERT INTO inferred
-WITH own AS (
-    SELECT TRY_CAST(attrs['peer_rank'] AS INTEGER) AS rank,
-           regexp_extract(attrs['fingerprint'], 'OpType=(\w+)', 1) AS op,
+-- mismatch_odd_rank: with TORCH_DISTRIBUTED_DEBUG=DETAIL a rank reports its own
+-- collective's fingerprint and a peer's (c10d.collective_mismatch: peer_rank, seq,
+-- op, shape, dtype and other_*). One fingerprint per rank (its own report first,
+-- else what a peer says of it); the first attribute they differ on, in the order
+-- seq, op, shape, dtype, decides: the ranks off the majority's value are odd (a
+-- different code path). With no majority (one against one) a rank at an older
+-- sequence number is behind, so it is the culprit; any other one-against-one
+-- difference is a tie (collective_tie: said as such, with what would break it,
+-- never a pick). The same op and seq with shapes differing only in the first
+-- (batch) dimension is a data problem (an uneven or short batch), not code.
+CREATE OR REPLACE TEMP TABLE collective_claims AS
+WITH claims AS (
+    SELECT TRY_CAST(attrs['peer_rank'] AS INTEGER) AS rank, false AS hearsay,
+           {'seq': attrs['seq'], 'op': attrs['op'], 'shape': attrs['shape'], 'dtype': attrs['dtype']} AS f,
            node, file, line_no, line_end, message, ts_aligned
-    FROM events WHERE kind = 'c10d.collective_mismatch' AND attrs['fingerprint'] IS NOT NULL
+    FROM events WHERE kind = 'c10d.collective_mismatch' AND attrs['peer_rank'] IS NOT NULL
+    UNION ALL
+    SELECT TRY_CAST(attrs['other_rank'] AS INTEGER), true,
+           {'seq': attrs['other_seq'], 'op': attrs['other_op'], 'shape': attrs['other_shape'],
+            'dtype': attrs['other_dtype']},
+           node, file, line_no, line_end, message, ts_aligned
+    FROM events WHERE kind = 'c10d.collective_mismatch' AND attrs['other_rank'] IS NOT NULL
+)
+SELECT rank, arg_min(f, (hearsay, line_no)) AS f,
+       arg_min({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned,
+                'message': message}, (hearsay, line_no)) AS k,
+       bool_and(hearsay) AS hearsay
+FROM claims WHERE rank IS NOT NULL GROUP BY rank;
+
+CREATE OR REPLACE TEMP TABLE collective_odd AS
+WITH long AS (
+    SELECT rank, attr, value FROM (
+        SELECT rank, 'seq' AS attr, f.seq AS value, 0 AS o FROM collective_claims
+        UNION ALL SELECT rank, 'op', f.op, 1 FROM collective_claims
+        UNION ALL SELECT rank, 'shape', f.shape, 2 FROM collective_claims
+        UNION ALL SELECT rank, 'dtype', f.dtype, 3 FROM collective_claims
+    ) WHERE value IS NOT NULL AND value <> ''
 ),
-ops AS (SELECT op, count(DISTINCT rank) AS n FROM own WHERE op <> '' GROUP BY op)
-SELECT 'mismatch_odd_rank', 'collective_mismatch', own.rank, own.node, own.file, own.line_no, own.line_end,
-       own.message, own.ts_aligned, 2.0,
-       'runs ' || own.op || ' while ' || (SELECT max(n) FROM ops) || ' rank(s) run '
-       || (SELECT arg_max(op, n) FROM ops)
-FROM own JOIN ops USING (op)
-WHERE (SELECT count(*) FROM ops) >= 2 AND ops.n < (SELECT max(n) FROM ops);
+counts AS (SELECT attr, value, count(*) AS n FROM long GROUP BY attr, value),
+pick AS (
+    SELECT attr FROM counts GROUP BY attr HAVING count(*) >= 2
+    ORDER BY CASE attr WHEN 'seq' THEN 0 WHEN 'op' THEN 1 WHEN 'shape' THEN 2 ELSE 3 END LIMIT 1
+),
+top_n AS (
+    SELECT max(n) AS n, count(*) FILTER (WHERE n = (SELECT max(n) FROM counts c2 WHERE c2.attr = (SELECT attr FROM pick)))
+           AS n_at_max
+    FROM counts WHERE attr = (SELECT attr FROM pick)
+),
+majority AS (
+    SELECT value FROM counts
+    WHERE attr = (SELECT attr FROM pick) AND n = (SELECT n FROM top_n)
+      AND (SELECT n FROM top_n) >= 2 AND (SELECT n_at_max FROM top_n) = 1
+)
+SELECT l.rank, l.attr, l.value,
+       (SELECT value FROM majority) AS majority_value,
+       (SELECT n FROM top_n) AS majority_n,
+       CASE WHEN EXISTS (SELECT 1 FROM majority) THEN l.value <> (SELECT value FROM majority)
+            -- one against one: the rank at the older sequence number is behind
+            WHEN l.attr = 'seq' THEN TRY_CAST(l.value AS BIGINT)
+                                     = (SELECT min(TRY_CAST(value AS BIGINT)) FROM long WHERE attr = 'seq')
+            ELSE NULL END AS odd
+FROM long l WHERE l.attr = (SELECT attr FROM pick);
+
+INSERT INTO inferred
+WITH shapes AS (  -- same op and seq, same trailing dimensions, only the first (batch) one differs
+    SELECT count(DISTINCT string_split(value, ', ')[1]) > 1
+           AND count(DISTINCT string_split(value, ', ')[2:]) = 1
+           AND min(len(string_split(value, ', '))) >= 2 AS batch_only
+    FROM collective_odd WHERE attr = 'shape'
+)
+SELECT 'mismatch_odd_rank',
+       CASE WHEN o.attr = 'shape' AND (SELECT batch_only FROM shapes) THEN 'data_error' ELSE 'collective_mismatch' END,
+       o.rank, c.k.node, c.k.file, c.k.line_no, c.k.line_end, c.k.message, c.k.ts, 2.0,
+       'runs ' || o.attr || ' ' || o.value
+       || CASE WHEN o.majority_value IS NOT NULL
+               THEN ' while ' || o.majority_n || ' rank(s) run ' || o.attr || ' ' || o.majority_value
+               ELSE ' against one other rank: an older sequence number, it is behind' END
+FROM collective_odd o JOIN collective_claims c USING (rank)
+WHERE o.odd
+  AND (SELECT count(*) FROM collective_odd WHERE odd) = (SELECT count(*) FROM collective_odd WHERE odd AND rank = o.rank);
+
+INSERT INTO inferred
+WITH shapes AS (
+    SELECT count(DISTINCT string_split(value, ', ')[1]) > 1
+           AND count(DISTINCT string_split(value, ', ')[2:]) = 1
+           AND min(len(string_split(value, ', '))) >= 2 AS batch_only
+    FROM collective_odd WHERE attr = 'shape'
+),
+tie AS (SELECT * FROM collective_odd WHERE odd IS NULL),
+first_claim AS (
+    SELECT arg_min(k, k.line_no) AS k FROM collective_claims WHERE NOT hearsay
+)
+SELECT 'collective_tie',
+       CASE WHEN (SELECT any_value(attr) FROM tie) = 'shape' AND (SELECT batch_only FROM shapes)
+            THEN 'data_error' ELSE 'collective_mismatch' END,
+       NULL, f.k.node, f.k.file, f.k.line_no, f.k.line_end, f.k.message, f.k.ts, 2.0,
+       (SELECT string_agg('rank ' || rank || ' runs ' || attr || ' ' || value, ' and ' ORDER BY rank) FROM tie)
+       || ': one against one, no majority says which is odd; what would break the tie: the same report '
+       || 'from a third rank (TORCH_DISTRIBUTED_DEBUG=DETAIL in every rank''s log) or every rank''s Flight Recorder dump'
+FROM first_claim f
+WHERE (SELECT count(*) FROM tie) = 2;
 
 -- odd_one_out: every known rank but one reports an echo of its own (a timeout, a
 -- closed or reset connection, a store wait) and that one reports none: it is the
