@@ -30,7 +30,6 @@ KNOWN_FAILING = {
     "barrier-thread-error-workers": _WORKER_RANK,
     "config-error-all-ranks-workers": _WORKER_RANK,
     "store-late-init-workers": _WORKER_RANK,
-    "fr-mismatch-allgather-tee": "no line says which op each rank ran; Flight Recorder dumps (another branch)",
     "fr-mismatch-size-tee": "the aborting rank is not the culprit; only the Flight Recorder dumps say whose size differed",
     "fr-mismatch-size-workers": _WORKER_RANK + "; the size culprit is only in the Flight Recorder dumps",
 }

@@ -230,8 +230,9 @@ def _before(row: dict, ev: Evidence) -> bool:
 
 
 def _cites_what_it_did(con: duckdb.DuckDBPyConnection, top: Hyp) -> bool:
-    """The inferred winner's evidence is an error of its own or its early end, not its last line."""
-    if top.inference in OWN_DEED or top.inference == "collective_tie":
+    """The inferred winner's evidence is what it did (its error, its early end, the collective it
+    ran), not merely its last line."""
+    if top.inference in OWN_DEED or top.inference in ("collective_tie", "mismatch_odd_rank"):
         return True
     ev = top.evidence
     assert ev is not None

@@ -3,8 +3,19 @@
 Each root finding per rank (or one for an error every rank printed alike), the
 first unexplained error a rank did not survive, and the cross-rank inferences of
 ``inferences.sql`` (a rank that fell silent while its peers timed out waiting;
-the rank running a different collective) become hypotheses, scored on prior
-(rule weight / inference strength), timing, causal edges and specificity.
+the rank whose store key the others waited on; the awaited rank's own earlier
+error or early finish; the rank running a different collective, or a tie)
+become hypotheses, scored on prior (rule weight / inference strength), timing,
+causal edges and specificity.
+
+Order of a failure that spreads: by training step first, then by aligned time.
+The same root signature on every rank within seconds is one "all ranks alike"
+hypothesis, unless one rank shows it at an earlier step than all the others
+(a NaN all-reduced from one rank): then it started there.
+
+What the awaited rank did first wins over the waits that name it: its own error
+(category from the general classifier) or its early end; the wait hypotheses
+naming it are weakened (``own_error_first``).
 """
 
 from __future__ import annotations

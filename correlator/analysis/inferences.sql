@@ -114,7 +114,10 @@ LEFT JOIN behind b ON b.rank = c.rank
 -- stamps of unstamped tracebacks are lower bounds (their rank's previous line),
 -- so "not after the first timeout" rather than "before"; or it stalled behind
 -- every other rank and only echoed the others afterwards
-WHERE l.last_ts IS NULL OR l.last_ts <= c.first_timeout OR b.rank IS NOT NULL;
+-- A rank still logging after the waits began (their start, not their reports) was
+-- not the one they waited for: busy ranks are odd_one_out's.
+WHERE l.last_ts IS NULL OR l.last_ts <= coalesce(c.wait_start, c.first_timeout) + INTERVAL 2 SECOND
+   OR b.rank IS NOT NULL;
 
 -- mismatch_odd_rank: with TORCH_DISTRIBUTED_DEBUG=DETAIL a rank reports its own
 -- collective's fingerprint and a peer's (c10d.collective_mismatch: peer_rank, seq,
@@ -126,23 +129,37 @@ WHERE l.last_ts IS NULL OR l.last_ts <= c.first_timeout OR b.rank IS NOT NULL;
 -- difference is a tie (collective_tie: said as such, with what would break it,
 -- never a pick). The same op and seq with shapes differing only in the first
 -- (batch) dimension is a data problem (an uneven or short batch), not code.
+-- Without DETAIL, a wait's own traceback still says which collective the rank was
+-- in (the innermost frame of torch/distributed/distributed_c10d.py: `in all_gather`
+-- where its peers say `in all_reduce`): an op claim of lower priority. Op names are
+-- compared upper-case without underscores (ALLREDUCE = all_reduce).
 CREATE OR REPLACE TEMP TABLE collective_claims AS
 WITH claims AS (
-    SELECT TRY_CAST(attrs['peer_rank'] AS INTEGER) AS rank, false AS hearsay,
-           {'seq': attrs['seq'], 'op': attrs['op'], 'shape': attrs['shape'], 'dtype': attrs['dtype']} AS f,
+    SELECT TRY_CAST(attrs['peer_rank'] AS INTEGER) AS rank, 0 AS prio,
+           {'seq': attrs['seq'], 'op': upper(replace(attrs['op'], '_', '')), 'shape': attrs['shape'],
+            'dtype': attrs['dtype']} AS f,
            node, file, line_no, line_end, message, ts_aligned
     FROM events WHERE kind = 'c10d.collective_mismatch' AND attrs['peer_rank'] IS NOT NULL
     UNION ALL
-    SELECT TRY_CAST(attrs['other_rank'] AS INTEGER), true,
-           {'seq': attrs['other_seq'], 'op': attrs['other_op'], 'shape': attrs['other_shape'],
+    SELECT f.printed_by, 1,
+           {'seq': NULL, 'op': upper(replace(list_last(regexp_extract_all(
+                e.message, 'distributed_c10d\.py", line \d+, in (\w+)', 1)), '_', '')),
+            'shape': NULL, 'dtype': NULL},
+           e.node, e.file, e.line_no, e.line_end, e.message, e.ts_aligned
+    FROM findings f JOIN events e ON e.file = f.file AND e.line_no = f.line_no
+    WHERE f.role = 'collateral' AND f.category = 'nccl_timeout_hang' AND f.printed_by IS NOT NULL
+      AND e.message LIKE '%distributed_c10d.py", line%'
+    UNION ALL
+    SELECT TRY_CAST(attrs['other_rank'] AS INTEGER), 2,
+           {'seq': attrs['other_seq'], 'op': upper(replace(attrs['other_op'], '_', '')), 'shape': attrs['other_shape'],
             'dtype': attrs['other_dtype']},
            node, file, line_no, line_end, message, ts_aligned
     FROM events WHERE kind = 'c10d.collective_mismatch' AND attrs['other_rank'] IS NOT NULL
 )
-SELECT rank, arg_min(f, (hearsay, line_no)) AS f,
+SELECT rank, arg_min(f, (prio, line_no)) AS f,
        arg_min({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned,
-                'message': message}, (hearsay, line_no)) AS k,
-       bool_and(hearsay) AS hearsay
+                'message': message}, (prio, line_no)) AS k,
+       bool_and(prio = 2) AS hearsay
 FROM claims WHERE rank IS NOT NULL GROUP BY rank;
 
 CREATE OR REPLACE TEMP TABLE collective_odd AS
