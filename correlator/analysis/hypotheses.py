@@ -145,24 +145,28 @@ def hypotheses(
     return out
 
 
-def step_at(con: duckdb.DuckDBPyConnection, h: Hyp) -> int | None:
-    """The training step its rank's stream was at when it showed the evidence: the
-    evidence's own step, else the last step line above it in the same file, else
-    (an uncaught exception its rank printed to a stream of its own, the launcher's
-    stderr, with no step lines) its rank's last step: the error ended the rank there."""
-    ev = h.evidence
-    if ev is None:
-        return None
-    row = con.execute(
-        "SELECT max(TRY_CAST(attrs['step'] AS BIGINT)) FILTER (WHERE file = ? AND line_no <= ?), "
-        "       count(*) FILTER (WHERE file = ?), max(TRY_CAST(attrs['step'] AS BIGINT)) "
-        "FROM events WHERE rank IS NOT DISTINCT FROM ? AND kind = 'app.step_metrics'",
-        [ev.file, ev.line_no, ev.file, h.rank],
-    ).fetchone()
-    if row is None:
-        return None
-    in_file, n_in_file, last = row
-    return in_file if n_in_file else last
+def steps_at(con: duckdb.DuckDBPyConnection, group: list[Hyp]) -> list[int | None]:
+    """The training step each hypothesis's rank was at when it showed the evidence: the
+    evidence's own step, else the last step line above it in the same file, else (an
+    uncaught exception its rank printed to a stream of its own, the launcher's stderr,
+    with no step lines) its rank's last step: the error ended the rank there.
+    One query for the whole group (a 1,024-rank job has 1,024 of them)."""
+    keys = [(i, h.evidence.file, h.evidence.line_no, h.rank) for i, h in enumerate(group) if h.evidence is not None]
+    if not keys:
+        return [None] * len(group)
+    found = dict(con.execute(
+        """WITH k AS (SELECT unnest($i) AS i, unnest($f) AS file, unnest($l) AS line_no, unnest($r) AS rank),
+                s AS (SELECT rank, file, line_no, TRY_CAST(attrs['step'] AS BIGINT) AS step FROM events
+                      WHERE kind = 'app.step_metrics' AND rank IN (SELECT rank FROM k))
+           SELECT k.i,
+                  CASE WHEN count(*) FILTER (WHERE s.file = k.file) > 0
+                       THEN max(s.step) FILTER (WHERE s.file = k.file AND s.line_no <= k.line_no)
+                       ELSE max(s.step) END
+           FROM k LEFT JOIN s ON s.rank = k.rank GROUP BY k.i""",
+        {"i": [k[0] for k in keys], "f": [k[1] for k in keys], "l": [k[2] for k in keys],
+         "r": [k[3] for k in keys]},
+    ).fetchall())
+    return [found.get(i) for i in range(len(group))]
 
 
 def _one_rank_a_step_earlier(con: duckdb.DuckDBPyConnection, group: list[Hyp]) -> bool:
@@ -170,7 +174,7 @@ def _one_rank_a_step_earlier(con: duckdb.DuckDBPyConnection, group: list[Hyp]) -
     rank within a second, so time cannot order it; the training step can: the one
     rank that shows it at an earlier step than every other is where it started.
     That hypothesis is strengthened and the others weakened (they are its echoes)."""
-    steps = {id(h): step_at(con, h) for h in group}
+    steps = {id(h): st for h, st in zip(group, steps_at(con, group), strict=True)}
     if len(group) < 2 or any(s is None for s in steps.values()):
         return False
     first = min(steps.values())
