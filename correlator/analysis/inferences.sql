@@ -17,11 +17,12 @@ CREATE OR REPLACE TEMP TABLE inferred (
 -- a rank still logging after that was waiting too (or busy: odd_one_out).
 CREATE OR REPLACE TEMP TABLE waits AS
 SELECT f.rank, f.printed_by, f.category, f.file, f.line_no, f.ts_aligned,
-       f.ts_aligned - to_milliseconds(coalesce(
-           TRY_CAST(e.attrs['ran_for_ms'] AS BIGINT), TRY_CAST(e.attrs['timeout_ms'] AS BIGINT), 0
-       )) AS started
+       -- a printed wait is believed up to a week (a longer one is a garbled line)
+       f.ts_aligned - to_milliseconds(CASE WHEN w.ms BETWEEN 0 AND 604800000 THEN w.ms ELSE 0 END) AS started
 FROM findings f
 LEFT JOIN events e ON e.file = f.file AND e.line_no = f.line_no
+CROSS JOIN LATERAL (SELECT coalesce(TRY_CAST(e.attrs['ran_for_ms'] AS BIGINT),
+                                    TRY_CAST(e.attrs['timeout_ms'] AS BIGINT), 0) AS ms) w
 WHERE f.role = 'collateral' AND f.category IN ('nccl_timeout_hang', 'rendezvous');
 
 -- What the culprit of these waits kept the others waiting for: a store key at
