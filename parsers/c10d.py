@@ -227,6 +227,19 @@ PATTERNS = (
         level="ERROR",
     ),
     Pattern(
+        # A TCPStore key wait that ran out (init_process_group, a barrier on the
+        # store): the keys a rank waited for. A rank-scoped key's last component
+        # is the rank that never wrote it (``/default_pg/0//cpu//0/2``).
+        "c10d.store_wait_timeout",
+        triggers=("wait timeout after",),
+        regex=r"wait timeout after (?P<timeout_ms>\d+)ms, keys: (?P<keys>\S+)",
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "torch.distributed.DistStoreError: wait timeout after 10000ms, keys: /default_pg/0//cpu//0/1",
+        ),
+    ),
+    Pattern(
         "c10d.dist_backend_error",
         envelope=True,
         triggers=("DistBackendError", "DistNetworkError", "DistStoreError"),

@@ -171,3 +171,12 @@ def test_a_match_that_leaves_every_named_group_empty_is_still_a_match(monkeypatc
     assert facts.get_column("row").to_list() == [0, 1]
     assert facts.get_column("kind").to_list() == ["test.optional"] * 2
     assert long.select("row", "key", "value").rows() == [(1, "widget_id", "7")]
+
+
+def test_c10d_store_wait_timeout_keys_and_duration():
+    # sample_logs/hangs/store-never-init-tee: the key's last component is the rank that never joined
+    ev = _classify(["[default1]:torch.distributed.DistStoreError: wait timeout after 10000ms, keys: /default_pg/0//cpu//0/2"])
+    row = ev.row(0, named=True)
+    a = _attrs(row)
+    assert row["kind"] == "c10d.store_wait_timeout" and row["level"] == "ERROR"
+    assert (a["timeout_ms"], a["keys"]) == ("10000", "/default_pg/0//cpu//0/2")

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from datetime import UTC, datetime
 from itertools import pairwise
 
 import duckdb
 
 from correlator.analysis.classifier import classify_failure
 from correlator.analysis.evidence import cite, epoch, one, rows
+from correlator.analysis.first_odd import first_odd_line
 from correlator.analysis.hypotheses import (
+    OWN_DEED,
     SIMULTANEOUS_S,
+    WAIT_CATEGORIES,
     Hyp,
     corroborate,
     hypotheses,
@@ -26,10 +30,12 @@ from correlator.analysis.hypotheses import (
     with_message,
 )
 from correlator.analysis.outcome import phase_of
+from correlator.analysis.rendezvous import late_node
 from correlator.analysis.rulebook import LoadedRule
 from correlator.verdict import (
     ClockOffset,
     Collateral,
+    Evidence,
     FirstDeviating,
     Hypothesis,
     Initiating,
@@ -140,9 +146,11 @@ def decide(
         _echoes_only(verdict, collateral_rows)
         return verdict
     top = hyps[0]
-    confidence = top.score / total
+    # hypotheses naming the same rank for the same category are one conclusion reached
+    # twice (its loss line and its exception): they add up, they do not compete
+    confidence = sum(h.score for h in hyps if h is top or (
+        top.rank is not None and h.rank == top.rank and h.category == top.category)) / total
     corroborate(top, hyps)
-    launcher_names_rank(con, top)
     all_ranks = top.rank is None and top.rule is not None and (
         top.n_ranks_same >= max(2, len(known_ranks)) or top.rule.rule.scope == "job"
     )
@@ -153,16 +161,31 @@ def decide(
         all_ranks = True
         top.notes.append("a deterministic check raised before training: every rank runs it alike")
     all_ranks = all_ranks and not external  # stopped from outside: no rank to blame, nor a failure of every rank
+    if not (all_ranks or external):
+        # a launcher's summary names a rank only where nothing concluded "all ranks" or "from outside"
+        launcher_names_rank(con, top)
+    witness_only = False
+    late = None
+    if top.category == "rendezvous" and top.rank is None and top.rule is not None and not known_ranks:
+        # agents only, no worker started: the reports are witnesses of a node that did not join
+        late = late_node(con, datetime.fromtimestamp(top.ts, UTC) if top.ts is not None else None)
+        all_ranks, external, witness_only = False, late is not None, late is None
+        if late is not None:
+            top.node = late[0]
+            top.notes.append(f"node {late[0]}'s first line ({late[1]:%H:%M:%S}) comes after another node's agent "
+                             "had given up waiting: it started late")
     # one process's own failure is kind "rank" even where its rank number is not printed
     # (a lone pasted traceback); "unknown" is left for inferences that name nobody
     kind = ("external" if external else "all_ranks" if all_ranks
+            else "unknown" if witness_only
             else "rank" if top.rank is not None or top.node is not None
             or (top.evidence is not None and top.inference is None
                 and not (top.classification and top.classification.entry.echo)) else "unknown")
     nobody = all_ranks or external
     local_rank, gpu = (None, None) if nobody else _device_of(con, top)
     verdict.initiating = Initiating(
-        kind=kind, rank=None if nobody else top.rank, node=None if nobody else top.node,
+        kind=kind, rank=None if nobody else top.rank,
+        node=late[0] if late is not None else None if nobody else top.node,
         local_rank=local_rank, gpu=gpu, all_ranks=all_ranks, confidence=round(confidence, 3),
     )
     verdict.root_cause = _root_cause(top)
@@ -182,11 +205,39 @@ def decide(
     ]
     verdict.collateral = _collateral(echoes, by_id, init_rank)
     chosen = _pick_first_deviating(candidates, top, init_rank, nobody)
-    if chosen is not None:
+    if top.inference is not None and top.evidence is not None and _cites_what_it_did(con, top) \
+            and not (chosen is not None and _before(chosen, top.evidence)):
+        # the inference cites the rank's own deed (its error, its early finish): that is its
+        # deviation, unless the rank deviated earlier still (a warning before the error)
+        verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody)
+    elif chosen is not None:
         verdict.first_deviating = _first_deviating(con, chosen)
     elif top.evidence is not None and (top.rule is not None or top.inference is None):
         verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody)
+    elif top.inference is not None and init_rank is not None:
+        odd = first_odd_line(con, init_rank)
+        if odd is not None:
+            verdict.first_deviating = _first_deviating(con, odd)
     return verdict
+
+
+def _before(row: dict, ev: Evidence) -> bool:
+    """The candidate line comes before the evidence: earlier in the same file, else earlier in time."""
+    if row["file"] == ev.file:
+        return row["line_no"] < ev.line_no
+    ts = row.get("ts_aligned")
+    return ts is not None and ev.ts is not None and ts < ev.ts
+
+
+def _cites_what_it_did(con: duckdb.DuckDBPyConnection, top: Hyp) -> bool:
+    """The inferred winner's evidence is what it did (its error, its early end, the collective it
+    ran), not merely its last line."""
+    if top.inference in OWN_DEED or top.inference in ("collective_tie", "mismatch_odd_rank"):
+        return True
+    ev = top.evidence
+    assert ev is not None
+    kind = one(con, "SELECT any_value(kind) FROM events WHERE file = ? AND line_no = ?", [ev.file, ev.line_no])
+    return bool(kind and kind[0] == "app.run_completed")
 
 
 def _device_of(con: duckdb.DuckDBPyConnection, top: Hyp) -> tuple[int | None, str | None]:
@@ -258,8 +309,16 @@ def _evidence_as_first_deviating(con: duckdb.DuckDBPyConnection, top: Hyp, all_r
     row = {"file": ev.file, "line_no": ev.line_no, "line_end": ev.line_end, "rank": ev.rank, "node": ev.node,
            "ts_aligned": ev.ts, "message": ev.text,
            "why": "every rank printed it: the same failure everywhere (first occurrence)" if all_ranks
-           else "the root-cause evidence (no line of this rank deviates from its peers)"}
+           else "the root-cause evidence (no line of this rank deviates from its peers)" if top.inference is None
+           else "the line the inference cites: " + top.notes[0]}
     return _first_deviating(con, row)
+
+
+_INFERENCE_TITLES = {
+    "awaited_rank_finished": "A rank finished early while its peers waited for it",
+    "mismatch_odd_rank": "One rank ran a different collective than the others",
+    "collective_tie": "Two ranks ran different collectives: a tie, neither can be named",
+}
 
 
 def _root_cause(top: Hyp) -> RootCause:
@@ -276,7 +335,9 @@ def _root_cause(top: Hyp) -> RootCause:
             )
         return RootCause(
             rule_id=None, category=top.category,  # type: ignore[arg-type]
-            title="Unclassified failure" if top.category != "nccl_timeout_hang" else "Silent rank: its peers timed out waiting for it",
+            title=_INFERENCE_TITLES.get(top.inference or "")
+            or ("Silent rank: its peers timed out waiting for it" if top.category in WAIT_CATEGORIES
+                else "Unclassified failure"),
             explanation="; ".join(top.notes) or "no rule in the knowledge base matches this evidence",
             evidence=top.evidence,
             basis=[f"inference {top.inference}"] if top.inference else ["no rule and no classifier entry placed it"],
@@ -334,6 +395,9 @@ def _missing(
     kinds = {k for (k,) in con.execute("SELECT DISTINCT kind FROM events WHERE kind IS NOT NULL").fetchall()}
     if any(r["category"] == "nccl_timeout_hang" for r in collateral_rows) and not any(k.startswith("nccl.") for k in kinds):
         out.append("no NCCL lines: re-run with NCCL_DEBUG=INFO to see which peer or link failed")
+    for h in hyps[:1]:
+        if h.inference == "collective_tie":
+            out.append("a tie: " + h.notes[0].split(": ", 1)[-1])
     if "c10d.watchdog_timeout" in kinds and "c10d.dump_signal" not in kinds:
         out.append("enable the flight recorder (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, TORCH_NCCL_DUMP_ON_TIMEOUT=1) "
                    "to see each rank's last collective")

@@ -3,8 +3,19 @@
 Each root finding per rank (or one for an error every rank printed alike), the
 first unexplained error a rank did not survive, and the cross-rank inferences of
 ``inferences.sql`` (a rank that fell silent while its peers timed out waiting;
-the rank running a different collective) become hypotheses, scored on prior
-(rule weight / inference strength), timing, causal edges and specificity.
+the rank whose store key the others waited on; the awaited rank's own earlier
+error or early finish; the rank running a different collective, or a tie)
+become hypotheses, scored on prior (rule weight / inference strength), timing,
+causal edges and specificity.
+
+Order of a failure that spreads: by training step first, then by aligned time.
+The same root signature on every rank within seconds is one "all ranks alike"
+hypothesis, unless one rank shows it at an earlier step than all the others
+(a NaN all-reduced from one rank): then it started there.
+
+What the awaited rank did first wins over the waits that name it: its own error
+(category from the general classifier) or its early end; the wait hypotheses
+naming it are weakened (``own_error_first``).
 """
 
 from __future__ import annotations
@@ -15,9 +26,10 @@ from dataclasses import dataclass, field
 
 import duckdb
 
-from correlator.analysis.classifier import Classification
+from correlator.analysis.classifier import Classification, classify_failure
 from correlator.analysis.evidence import cite, epoch, one, rows, sql_file
 from correlator.analysis.flight_recorder import create_fr_inferences
+from correlator.analysis.outcome import phase_of
 from correlator.analysis.rulebook import LoadedRule
 from correlator.verdict import Evidence
 
@@ -26,6 +38,10 @@ SIMULTANEOUS_S = 2.0  # stamps this close are "at the same time" (1 s stamps, te
 TIME_DECAY_S = 120.0  # a hypothesis this much later than the earliest scores 1/e as much
 
 ALL_RANKS_WINDOW_S = 10.0  # an "all ranks alike" failure happens on every rank within this
+
+OWN_DEED = ("quiet_rank_own_error", "awaited_rank_finished")  # inferences citing what the awaited rank did
+
+WAIT_CATEGORIES = ("nccl_timeout_hang", "rendezvous")  # a peer waited (a collective, a store key) and gave up
 
 LEAD_WINDOW_S = 3600.0  # a cause precedes its echoes by at most about a (long) collective timeout
 
@@ -96,6 +112,8 @@ def hypotheses(
         times = [h.ts for h in group if h.ts is not None]
         if times and max(times) - min(times) > ALL_RANKS_WINDOW_S:
             continue  # the same failure at different times: per-rank hypotheses compete
+        if _one_rank_a_step_earlier(con, group):
+            continue  # it spread from that rank: per-rank hypotheses, ordered by step
         first = min(group, key=lambda h: (h.ts is None, h.ts or 0))
         for k in [k for k in hyps if k[0] == rule_id]:
             del hyps[k]
@@ -125,19 +143,105 @@ def hypotheses(
                         node=d["node"], ts=epoch(d["ts_aligned"]), evidence=cite(d), base=0.6,
                         notes=["deviating error that no rule explains"]))
     out.extend(_inferred_hypotheses(con))
+    own_error_first(out)
     return out
+
+
+def steps_at(con: duckdb.DuckDBPyConnection, group: list[Hyp]) -> list[int | None]:
+    """The training step each hypothesis's rank was at when it showed the evidence: the
+    evidence's own step, else the last step line above it in the same file, else (an
+    uncaught exception its rank printed to a stream of its own, the launcher's stderr,
+    with no step lines) its rank's last step: the error ended the rank there.
+    One query for the whole group (a 1,024-rank job has 1,024 of them)."""
+    keys = [(i, h.evidence.file, h.evidence.line_no, h.rank) for i, h in enumerate(group) if h.evidence is not None]
+    if not keys:
+        return [None] * len(group)
+    found = dict(con.execute(
+        """WITH k AS (SELECT unnest($i) AS i, unnest($f) AS file, unnest($l) AS line_no, unnest($r) AS rank),
+                s AS (SELECT rank, file, line_no, TRY_CAST(attrs['step'] AS BIGINT) AS step FROM events
+                      WHERE kind = 'app.step_metrics' AND rank IN (SELECT rank FROM k))
+           SELECT k.i,
+                  CASE WHEN count(*) FILTER (WHERE s.file = k.file) > 0
+                       THEN max(s.step) FILTER (WHERE s.file = k.file AND s.line_no <= k.line_no)
+                       ELSE max(s.step) END
+           FROM k LEFT JOIN s ON s.rank = k.rank GROUP BY k.i""",
+        {"i": [k[0] for k in keys], "f": [k[1] for k in keys], "l": [k[2] for k in keys],
+         "r": [k[3] for k in keys]},
+    ).fetchall())
+    return [found.get(i) for i in range(len(group))]
+
+
+def _one_rank_a_step_earlier(con: duckdb.DuckDBPyConnection, group: list[Hyp]) -> bool:
+    """A failure that spreads (a NaN through all_reduce, a lost peer) reaches every
+    rank within a second, so time cannot order it; the training step can: the one
+    rank that shows it at an earlier step than every other is where it started.
+    That hypothesis is strengthened and the others weakened (they are its echoes)."""
+    steps = {id(h): st for h, st in zip(group, steps_at(con, group), strict=True)}
+    if len(group) < 2 or any(s is None for s in steps.values()):
+        return False
+    first = min(steps.values())
+    earliest = [h for h in group if steps[id(h)] == first]
+    if len(earliest) != 1:
+        return False
+    lead = earliest[0]
+    lead.base *= 1.5
+    lead.notes.append(f"shows it at step {first}, before every other rank (they show it at a later step)")
+    for h in group:
+        if h is not lead:
+            h.base *= 0.5
+            h.notes.append(f"shows it at step {steps[id(h)]}, after rank {lead.rank} did at step {first}")
+    return True
 
 
 def _inferred_hypotheses(con: duckdb.DuckDBPyConnection) -> list[Hyp]:
-    """Hypotheses from the cross-rank inferences in ``inferences.sql``."""
-    out = []
-    for r in rows(con, "SELECT * FROM inferred ORDER BY inference, rank"):
-        out.append(Hyp(
-            rule=None, category=r["category"], rank=r["rank"], node=r["node"], ts=epoch(r["ts_aligned"]),
-            evidence=cite(r) if r["file"] else None, base=r["base"],
-            notes=[f"{r['inference']}: {r['note']}"], inference=r["inference"],
-        ))
-    return out
+    """Hypotheses from the cross-rank inferences in ``inferences.sql``.
+
+    Inferences that name the same rank for the same reason (silent, odd one out,
+    the key the store waited for) agree: one hypothesis, the strongest, with the
+    others' notes, so that agreement raises the confidence instead of splitting it.
+    An inference that cites the rank's own error (``quiet_rank_own_error``) has
+    its category from the general classifier.
+    """
+    out: dict[tuple, Hyp] = {}
+    for r in rows(con, "SELECT * FROM inferred ORDER BY base DESC, inference, rank"):
+        category = r["category"]
+        classification = None
+        if category is None:
+            text = r["message"] or ""
+            classification = classify_failure(text, phase_of(con, r["ts_aligned"], r["file"], r["line_no"]))
+            category = classification.category if classification else (
+                "code_exception" if "Traceback (most recent call last)" in text else "other")
+        evidence = cite(r) if r["file"] else None
+        if evidence is not None and r["rank"] is None:  # an inference naming nobody cites a line some rank printed
+            printed = con.execute("SELECT min(rank) FROM events WHERE file = ? AND line_no = ?",
+                                  [r["file"], r["line_no"]]).fetchone()
+            evidence.rank = printed[0] if printed else None
+        h = Hyp(
+            rule=None, category=category, rank=r["rank"], node=r["node"], ts=epoch(r["ts_aligned"]),
+            evidence=evidence, base=r["base"],
+            notes=[f"{r['inference']}: {r['note']}"], inference=r["inference"], classification=classification,
+        )
+        key = (r["rank"], category) if r["rank"] is not None else (r["inference"], len(out))
+        if key in out:
+            out[key].notes.append(f"agrees: {r['inference']}: {r['note']}")
+            continue
+        out[key] = h
+    return list(out.values())
+
+
+def own_error_first(hyps: list[Hyp]) -> None:
+    """A rank the others waited for that printed an error of its own first, or said
+    it had finished: the wait hypotheses naming it (a peer's monitored-barrier
+    report, its silence) are echoes of that, not the cause."""
+    own = {h.rank for h in hyps if h.inference in OWN_DEED and h.rank is not None}
+    cited = {(h.evidence.file, h.evidence.line_no) for h in hyps if h.inference in OWN_DEED and h.evidence}
+    # the same line proposed twice (an unexplained error that is also the awaited rank's own): one hypothesis
+    hyps[:] = [h for h in hyps if h.inference is not None or h.rule is not None or h.evidence is None
+               or (h.evidence.file, h.evidence.line_no) not in cited]
+    for h in hyps:
+        if h.rank in own and h.inference not in OWN_DEED and h.category in WAIT_CATEGORIES:
+            h.base *= 0.4
+            h.notes.append("what it did first (its own error, its early end) explains why the others waited")
 
 
 def score(hyps: list[Hyp], by_id: dict[str, LoadedRule], collateral_rows: list[dict], n_ranks: int) -> None:

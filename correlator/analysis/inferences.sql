@@ -9,13 +9,35 @@ CREATE OR REPLACE TEMP TABLE inferred (
     line_no BIGINT, line_end BIGINT, message VARCHAR, ts_aligned TIMESTAMPTZ, base DOUBLE, note VARCHAR
 );
 
+-- The waits the peers report (echoes of a wait category: a collective or a store
+-- key that ran out), each with when the wait began: a report that prints how
+-- long it waited (`ran for 1800008 milliseconds`, `Timed out waiting 20000ms`,
+-- `wait timeout after 10000ms`) started waiting that long before its own stamp.
+-- A rank that stopped logging before the waits began is the one they waited for;
+-- a rank still logging after that was waiting too (or busy: odd_one_out).
+CREATE OR REPLACE TEMP TABLE waits AS
+SELECT f.rank, f.printed_by, f.category, f.file, f.line_no, f.ts_aligned,
+       -- a printed wait is believed up to a week (a longer one is a garbled line)
+       f.ts_aligned - to_milliseconds(CASE WHEN w.ms BETWEEN 0 AND 604800000 THEN w.ms ELSE 0 END) AS started
+FROM findings f
+LEFT JOIN events e ON e.file = f.file AND e.line_no = f.line_no
+CROSS JOIN LATERAL (SELECT coalesce(TRY_CAST(e.attrs['ran_for_ms'] AS BIGINT),
+                                    TRY_CAST(e.attrs['timeout_ms'] AS BIGINT), 0) AS ms) w
+WHERE f.role = 'collateral' AND f.category IN ('nccl_timeout_hang', 'rendezvous');
+
+-- What the culprit of these waits kept the others waiting for: a store key at
+-- start-up (the process group never formed: rendezvous) or a collective.
+CREATE OR REPLACE TEMP TABLE wait_kind AS
+SELECT coalesce((SELECT arg_max(category, n) FROM (SELECT category, count(*) AS n FROM waits GROUP BY category)),
+                'nccl_timeout_hang') AS category;
+
 -- silent_rank: peers time out waiting while one rank logs no error of its own and
--- stopped logging before the first timeout (inference from absence).
+-- stopped logging before the waits began (inference from absence).
 -- First the ranks it could be (cheap columns only), then their last lines.
 CREATE OR REPLACE TEMP TABLE silent_candidates AS
 WITH timeouts AS (
-    SELECT rank, min(ts_aligned) AS t FROM findings
-    WHERE role = 'collateral' AND category = 'nccl_timeout_hang' AND rank IS NOT NULL
+    SELECT rank, min(ts_aligned) AS t, min(started) AS started FROM waits
+    WHERE rank IS NOT NULL
     GROUP BY rank
 ),
 erring AS (
@@ -28,7 +50,8 @@ erring AS (
       AND NOT EXISTS (SELECT 1 FROM findings f
                       WHERE f.file = e.file AND f.line_no = e.line_no AND f.role = 'context')
 )
-SELECT k.rank, (SELECT count(*) FROM timeouts) AS n_timeouts, (SELECT min(t) FROM timeouts) AS first_timeout
+SELECT k.rank, (SELECT count(*) FROM timeouts) AS n_timeouts, (SELECT min(t) FROM timeouts) AS first_timeout,
+       (SELECT min(started) FROM timeouts) AS wait_start
 FROM known_ranks k
 WHERE (SELECT count(*) FROM timeouts) > 0
   AND k.rank NOT IN (SELECT rank FROM erring)
@@ -76,12 +99,15 @@ behind AS (
     WHERE s.rank IN (SELECT rank FROM silent_candidates)
       AND s.step < (SELECT min(o.step) FROM last_step o WHERE o.rank <> s.rank)
 )
-SELECT 'silent_rank', 'nccl_timeout_hang', c.rank, l.node,
+SELECT 'silent_rank', (SELECT category FROM wait_kind), c.rank, l.node,
        coalesce(b.file, l.file), coalesce(b.line_no, l.line_no), CASE WHEN b.file IS NULL THEN l.line_end END,
        coalesce(b.message, l.message), coalesce(b.ts, l.last_ts),
        0.9,
        c.n_timeouts || ' other rank(s) timed out waiting while it logged no error; '
        || CASE WHEN b.rank IS NOT NULL THEN 'its last completed step (shown) is behind every other rank''s'
+               WHEN l.last_ts <= c.wait_start + INTERVAL 2 SECOND
+               THEN 'its last line (shown) precedes the start of their waits (' || strftime(c.wait_start, '%H:%M:%S')
+                    || ': a report''s stamp minus the wait it printed)'
                ELSE 'the line shown is its last' END
 FROM silent_candidates c
 LEFT JOIN last_line l ON l.rank = c.rank
@@ -89,25 +115,126 @@ LEFT JOIN behind b ON b.rank = c.rank
 -- stamps of unstamped tracebacks are lower bounds (their rank's previous line),
 -- so "not after the first timeout" rather than "before"; or it stalled behind
 -- every other rank and only echoed the others afterwards
-WHERE l.last_ts IS NULL OR l.last_ts <= c.first_timeout OR b.rank IS NOT NULL;
+-- A rank still logging after the waits began (their start, not their reports) was
+-- not the one they waited for: busy ranks are odd_one_out's.
+WHERE l.last_ts IS NULL OR l.last_ts <= coalesce(c.wait_start, c.first_timeout) + INTERVAL 2 SECOND
+   OR b.rank IS NOT NULL;
 
--- mismatch_odd_rank: with TORCH_DISTRIBUTED_DEBUG=DETAIL every rank reports the
--- collective it is running; the ranks running a different op than the majority
--- took a different code path.
-INSERT INTO inferred
-WITH own AS (
-    SELECT TRY_CAST(attrs['peer_rank'] AS INTEGER) AS rank,
-           regexp_extract(attrs['fingerprint'], 'OpType=(\w+)', 1) AS op,
+-- mismatch_odd_rank: with TORCH_DISTRIBUTED_DEBUG=DETAIL a rank reports its own
+-- collective's fingerprint and a peer's (c10d.collective_mismatch: peer_rank, seq,
+-- op, shape, dtype and other_*). One fingerprint per rank (its own report first,
+-- else what a peer says of it); the first attribute they differ on, in the order
+-- seq, op, shape, dtype, decides: the ranks off the majority's value are odd (a
+-- different code path). With no majority (one against one) a rank at an older
+-- sequence number is behind, so it is the culprit; any other one-against-one
+-- difference is a tie (collective_tie: said as such, with what would break it,
+-- never a pick). The same op and seq with shapes differing only in the first
+-- (batch) dimension is a data problem (an uneven or short batch), not code.
+-- Without DETAIL, a wait's own traceback still says which collective the rank was
+-- in (the innermost frame of torch/distributed/distributed_c10d.py: `in all_gather`
+-- where its peers say `in all_reduce`): an op claim of lower priority. Op names are
+-- compared upper-case without underscores (ALLREDUCE = all_reduce).
+CREATE OR REPLACE TEMP TABLE collective_claims AS
+WITH claims AS (
+    SELECT TRY_CAST(attrs['peer_rank'] AS INTEGER) AS rank, 0 AS prio,
+           {'seq': attrs['seq'], 'op': upper(replace(attrs['op'], '_', '')), 'shape': attrs['shape'],
+            'dtype': attrs['dtype']} AS f,
            node, file, line_no, line_end, message, ts_aligned
-    FROM events WHERE kind = 'c10d.collective_mismatch' AND attrs['fingerprint'] IS NOT NULL
+    FROM events WHERE kind = 'c10d.collective_mismatch' AND attrs['peer_rank'] IS NOT NULL
+    UNION ALL
+    SELECT f.printed_by, 1,
+           {'seq': NULL, 'op': upper(replace(list_last(regexp_extract_all(
+                e.message, 'distributed_c10d\.py", line \d+, in (\w+)', 1)), '_', '')),
+            'shape': NULL, 'dtype': NULL},
+           e.node, e.file, e.line_no, e.line_end, e.message, e.ts_aligned
+    FROM findings f JOIN events e ON e.file = f.file AND e.line_no = f.line_no
+    WHERE f.role = 'collateral' AND f.category = 'nccl_timeout_hang' AND f.printed_by IS NOT NULL
+      AND e.message LIKE '%distributed_c10d.py", line%'
+    UNION ALL
+    SELECT TRY_CAST(attrs['other_rank'] AS INTEGER), 2,
+           {'seq': attrs['other_seq'], 'op': upper(replace(attrs['other_op'], '_', '')), 'shape': attrs['other_shape'],
+            'dtype': attrs['other_dtype']},
+           node, file, line_no, line_end, message, ts_aligned
+    FROM events WHERE kind = 'c10d.collective_mismatch' AND attrs['other_rank'] IS NOT NULL
+)
+SELECT rank, arg_min(f, (prio, line_no)) AS f,
+       arg_min({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned,
+                'message': message}, (prio, line_no)) AS k,
+       bool_and(prio = 2) AS hearsay
+FROM claims WHERE rank IS NOT NULL GROUP BY rank;
+
+CREATE OR REPLACE TEMP TABLE collective_odd AS
+WITH long AS (
+    SELECT rank, attr, value FROM (
+        SELECT rank, 'seq' AS attr, f.seq AS value, 0 AS o FROM collective_claims
+        UNION ALL SELECT rank, 'op', f.op, 1 FROM collective_claims
+        UNION ALL SELECT rank, 'shape', f.shape, 2 FROM collective_claims
+        UNION ALL SELECT rank, 'dtype', f.dtype, 3 FROM collective_claims
+    ) WHERE value IS NOT NULL AND value <> ''
 ),
-ops AS (SELECT op, count(DISTINCT rank) AS n FROM own WHERE op <> '' GROUP BY op)
-SELECT 'mismatch_odd_rank', 'collective_mismatch', own.rank, own.node, own.file, own.line_no, own.line_end,
-       own.message, own.ts_aligned, 2.0,
-       'runs ' || own.op || ' while ' || (SELECT max(n) FROM ops) || ' rank(s) run '
-       || (SELECT arg_max(op, n) FROM ops)
-FROM own JOIN ops USING (op)
-WHERE (SELECT count(*) FROM ops) >= 2 AND ops.n < (SELECT max(n) FROM ops);
+counts AS (SELECT attr, value, count(*) AS n FROM long GROUP BY attr, value),
+pick AS (
+    SELECT attr FROM counts GROUP BY attr HAVING count(*) >= 2
+    ORDER BY CASE attr WHEN 'seq' THEN 0 WHEN 'op' THEN 1 WHEN 'shape' THEN 2 ELSE 3 END LIMIT 1
+),
+top_n AS (
+    SELECT max(n) AS n, count(*) FILTER (WHERE n = (SELECT max(n) FROM counts c2 WHERE c2.attr = (SELECT attr FROM pick)))
+           AS n_at_max
+    FROM counts WHERE attr = (SELECT attr FROM pick)
+),
+majority AS (
+    SELECT value FROM counts
+    WHERE attr = (SELECT attr FROM pick) AND n = (SELECT n FROM top_n)
+      AND (SELECT n FROM top_n) >= 2 AND (SELECT n_at_max FROM top_n) = 1
+)
+SELECT l.rank, l.attr, l.value,
+       (SELECT value FROM majority) AS majority_value,
+       (SELECT n FROM top_n) AS majority_n,
+       CASE WHEN EXISTS (SELECT 1 FROM majority) THEN l.value <> (SELECT value FROM majority)
+            -- one against one: the rank at the older sequence number is behind
+            WHEN l.attr = 'seq' THEN TRY_CAST(l.value AS BIGINT)
+                                     = (SELECT min(TRY_CAST(value AS BIGINT)) FROM long WHERE attr = 'seq')
+            ELSE NULL END AS odd
+FROM long l WHERE l.attr = (SELECT attr FROM pick);
+
+INSERT INTO inferred
+WITH shapes AS (  -- same op and seq, same trailing dimensions, only the first (batch) one differs
+    SELECT count(DISTINCT string_split(value, ', ')[1]) > 1
+           AND count(DISTINCT string_split(value, ', ')[2:]) = 1
+           AND min(len(string_split(value, ', '))) >= 2 AS batch_only
+    FROM collective_odd WHERE attr = 'shape'
+)
+SELECT 'mismatch_odd_rank',
+       CASE WHEN o.attr = 'shape' AND (SELECT batch_only FROM shapes) THEN 'data_error' ELSE 'collective_mismatch' END,
+       o.rank, c.k.node, c.k.file, c.k.line_no, c.k.line_end, c.k.message, c.k.ts, 2.0,
+       'runs ' || o.attr || ' ' || o.value
+       || CASE WHEN o.majority_value IS NOT NULL
+               THEN ' while ' || o.majority_n || ' rank(s) run ' || o.attr || ' ' || o.majority_value
+               ELSE ' against one other rank: an older sequence number, it is behind' END
+FROM collective_odd o JOIN collective_claims c USING (rank)
+WHERE o.odd
+  AND (SELECT count(*) FROM collective_odd WHERE odd) = (SELECT count(*) FROM collective_odd WHERE odd AND rank = o.rank);
+
+INSERT INTO inferred
+WITH shapes AS (
+    SELECT count(DISTINCT string_split(value, ', ')[1]) > 1
+           AND count(DISTINCT string_split(value, ', ')[2:]) = 1
+           AND min(len(string_split(value, ', '))) >= 2 AS batch_only
+    FROM collective_odd WHERE attr = 'shape'
+),
+tie AS (SELECT * FROM collective_odd WHERE odd IS NULL),
+first_claim AS (
+    SELECT arg_min(k, k.line_no) AS k FROM collective_claims WHERE NOT hearsay
+)
+SELECT 'collective_tie',
+       CASE WHEN (SELECT any_value(attr) FROM tie) = 'shape' AND (SELECT batch_only FROM shapes)
+            THEN 'data_error' ELSE 'collective_mismatch' END,
+       NULL, f.k.node, f.k.file, f.k.line_no, f.k.line_end, f.k.message, f.k.ts, 2.0,
+       (SELECT string_agg('rank ' || rank || ' runs ' || attr || ' ' || value, ' and ' ORDER BY rank) FROM tie)
+       || ': one against one, no majority says which is odd; what would break the tie: the same report '
+       || 'from a third rank (TORCH_DISTRIBUTED_DEBUG=DETAIL in every rank''s log) or every rank''s Flight Recorder dump'
+FROM first_claim f
+WHERE (SELECT count(*) FROM tie) = 2;
 
 -- odd_one_out: every known rank but one reports an echo of its own (a timeout, a
 -- closed or reset connection, a store wait) and that one reports none: it is the
@@ -150,7 +277,9 @@ picked AS (
     SELECT o.rank, coalesce(f.k, l.k) AS k, f.rank IS NOT NULL AS finished FROM odd o
     LEFT JOIN finished f ON f.rank = o.rank LEFT JOIN last_own l ON l.rank = o.rank
 )
-SELECT 'odd_one_out', CASE WHEN p.finished THEN 'data_error' ELSE 'nccl_timeout_hang' END,
+SELECT 'odd_one_out',
+       CASE WHEN (SELECT category FROM wait_kind) = 'rendezvous' THEN 'rendezvous'
+            WHEN p.finished THEN 'data_error' ELSE 'nccl_timeout_hang' END,
        p.rank, p.k.node, p.k.file, p.k.line_no, p.k.line_end,
        (SELECT min(t.message) FROM timeline_raw t WHERE t.file = p.k.file AND t.line_no = p.k.line_no),
        p.k.ts, 0.85,
@@ -162,3 +291,110 @@ WHERE (SELECT count(*) FROM known_ranks) >= 2
   AND (SELECT count(*) FROM odd) = 1
   AND (SELECT count(*) FROM echoing) = (SELECT count(*) FROM known_ranks) - 1
   AND p.k IS NOT NULL;
+
+
+-- store_key_awaited: a TCPStore wait names the keys it waited for, and a rank-scoped
+-- key ends in the rank that never wrote it (`keys: /default_pg/0//cpu//0/2`): when
+-- every such wait names the same known rank, that rank never joined (it stalled,
+-- was busy, or exited before init_process_group). Its last line is cited; decide.py
+-- finds its first odd line.
+INSERT INTO inferred
+WITH named AS (
+    SELECT TRY_CAST(regexp_extract(attrs['keys'], '/(\d+)$', 1) AS INTEGER) AS rank, file, line_no
+    FROM events WHERE kind = 'c10d.store_wait_timeout' AND attrs['keys'] IS NOT NULL
+),
+awaited AS (
+    SELECT min(rank) AS rank, count(*) AS n FROM named
+    HAVING count(DISTINCT rank) = 1 AND count(*) = count(rank)
+       AND min(rank) IN (SELECT rank FROM known_ranks)
+),
+last_own AS (
+    SELECT rank, arg_max({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned},
+                         (coalesce(ts_aligned, TIMESTAMPTZ '1970-01-01'), line_no)) AS k
+    FROM events WHERE rank IN (SELECT rank FROM awaited) AND source NOT IN ('torchrun', 'slurm')
+    GROUP BY rank
+)
+SELECT 'store_key_awaited', 'rendezvous', a.rank, l.k.node, l.k.file, l.k.line_no, l.k.line_end,
+       (SELECT min(t.message) FROM timeline_raw t WHERE t.file = l.k.file AND t.line_no = l.k.line_no),
+       l.k.ts, 0.9,
+       a.n || ' store wait(s) timed out on the key of rank ' || a.rank || ' (it never joined the process group)'
+FROM awaited a LEFT JOIN last_own l ON l.rank = a.rank;
+
+-- The ranks the others waited for: the one they name (a monitored-barrier report,
+-- the store key they waited on), or the one rank among them that reports no echo.
+CREATE OR REPLACE TEMP TABLE awaited_ranks AS
+WITH echoing AS (
+    SELECT DISTINCT printed_by AS rank FROM findings WHERE role = 'collateral' AND printed_by IS NOT NULL
+),
+named_by_peers AS (
+    SELECT DISTINCT rank FROM findings
+    WHERE role = 'root' AND category IN ('nccl_timeout_hang', 'rendezvous')
+      AND rank IS NOT NULL AND printed_by IS NOT NULL AND rank <> printed_by
+    UNION SELECT rank FROM inferred WHERE inference = 'store_key_awaited'
+),
+quiet AS (
+    SELECT rank FROM known_ranks WHERE rank NOT IN (SELECT rank FROM echoing)
+)
+SELECT rank FROM named_by_peers
+UNION SELECT rank FROM quiet
+WHERE (SELECT count(*) FROM quiet) = 1 AND (SELECT count(*) FROM echoing) >= 1;
+
+-- awaited_rank_finished: a rank the others waited for said it had finished (a
+-- clean early end) before they gave up: its share of the work was shorter (a short
+-- shard: data_error), or, when they waited for it at the store, it never joined.
+INSERT INTO inferred
+WITH done AS (
+    SELECT rank, arg_min({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned},
+                         (coalesce(ts_aligned, TIMESTAMPTZ '1970-01-01'), line_no)) AS k
+    FROM events
+    WHERE kind = 'app.run_completed' AND rank IN (SELECT rank FROM awaited_ranks)
+      AND (ts_aligned IS NULL OR (SELECT min(ts_aligned) FROM waits) IS NULL
+           OR ts_aligned <= (SELECT min(ts_aligned) FROM waits) + INTERVAL 2 SECOND)
+    GROUP BY rank
+)
+SELECT 'awaited_rank_finished',
+       CASE WHEN (SELECT category FROM wait_kind) = 'rendezvous' THEN 'rendezvous' ELSE 'data_error' END,
+       d.rank, d.k.node, d.k.file, d.k.line_no, d.k.line_end,
+       (SELECT min(t.message) FROM timeline_raw t WHERE t.file = d.k.file AND t.line_no = d.k.line_no),
+       d.k.ts, 0.95,
+       'the others waited for it, and it had said it finished: its share of the work ended early'
+FROM done d;
+
+-- quiet_rank_own_error: the rank the others waited for (the one they name, the
+-- one silent or odd one out among them) printed an error of its own before their
+-- waits: that error, not its silence, is the cause (a prefetch thread that died
+-- and left the main thread waiting on an empty queue; it may even train a few
+-- steps on its buffer first, so "survived" does not apply). An error no rank
+-- claims counts as the awaited rank's when it sits in a stream the workers share
+-- above the echoes there (an uncaught exception a worker wrote to the launcher's
+-- stderr without a rank prefix), and no other rank is unaccounted for.
+-- The category is left to the classifier (NULL here).
+INSERT INTO inferred
+WITH awaited AS (SELECT rank FROM awaited_ranks),
+first_wait AS (SELECT min(ts_aligned) AS t FROM waits),
+own AS (
+    SELECT e.rank, e.file, e.line_no, e.line_end, e.node, e.ts_aligned, e.message
+    FROM events e
+    WHERE e.level IN ('ERROR', 'CRITICAL') AND e.source NOT IN ('torchrun', 'slurm')
+      AND e.message NOT LIKE '%SignalException%' AND e.message NOT LIKE '%KeyboardInterrupt%'
+      AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.file = e.file AND f.line_no = e.line_no)
+      AND (e.ts_aligned IS NULL OR (SELECT t FROM first_wait) IS NULL
+           OR e.ts_aligned <= (SELECT t FROM first_wait) + INTERVAL 2 SECOND)
+      AND (e.rank IN (SELECT rank FROM awaited)
+           OR (e.rank IS NULL AND (SELECT count(*) FROM awaited) = 1
+               AND EXISTS (SELECT 1 FROM waits w WHERE w.file = e.file AND w.line_no > e.line_no)
+               AND EXISTS (SELECT 1 FROM files x WHERE x.file = e.file AND len(x.ranks) > 0)))
+),
+picked AS (
+    SELECT coalesce(rank, (SELECT min(rank) FROM awaited)) AS rank, rank IS NULL AS unclaimed,
+           arg_min({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned,
+                    'message': message}, (rank IS NULL, coalesce(ts_aligned, TIMESTAMPTZ '1970-01-01'), line_no)) AS k
+    FROM own GROUP BY ALL
+)
+SELECT 'quiet_rank_own_error', NULL, p.rank, p.k.node, p.k.file, p.k.line_no, p.k.line_end, p.k.message, p.k.ts,
+       0.95,
+       'its peers waited for it, and it printed this error of its own first'
+       || CASE WHEN p.unclaimed THEN ' (no rank prefix: the one error in the workers'' shared stream above their '
+                                     || 'echoes, while it was the one rank unaccounted for)' ELSE '' END
+FROM picked p
+QUALIFY row_number() OVER (PARTITION BY p.rank ORDER BY p.unclaimed) = 1;

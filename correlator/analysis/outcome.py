@@ -17,6 +17,8 @@ import duckdb
 from correlator.analysis.classifier import Phase
 from correlator.analysis.evidence import sql_file
 
+STARTUP_S = 60.0  # with no step logged, an error this soon after the job's first line is a start-up error
+
 
 def find_outcome(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(sql_file("outcome.sql"))
@@ -25,10 +27,17 @@ def find_outcome(con: duckdb.DuckDBPyConnection) -> None:
 def phase_of(con: duckdb.DuckDBPyConnection, ts: datetime | None, file: str | None, line_no: int | None) -> Phase | None:
     """``before_training`` when no training progress precedes the event (in time, or
     in its file when it has no stamp), ``during_training`` when some does, None when
-    the logs show no training progress at all."""
+    the logs show no training progress at all (unless it came within ``STARTUP_S`` of the
+    job's first line: a start-up error)."""
     first = con.execute("SELECT min(first) FROM last_progress").fetchone()[0]
     any_progress = con.execute("SELECT count(*) FROM stream_progress").fetchone()[0]
     if first is None and not any_progress:
+        # no step was ever logged: an error within a start-up's time of the job's
+        # first line was raised at start-up (a check every rank runs); later, or
+        # unstamped, the logs cannot say
+        start = con.execute("SELECT min(ts_aligned) FROM events").fetchone()[0]
+        if ts is not None and start is not None and (ts - start).total_seconds() <= STARTUP_S:
+            return "before_training"
         return None
     if ts is not None and first is not None:
         return "before_training" if ts < first else "during_training"

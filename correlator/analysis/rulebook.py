@@ -343,7 +343,7 @@ CREATE OR REPLACE TEMP MACRO task_ranges(s) AS list_transform(string_split(s, ',
 CREATE OR REPLACE TEMP MACRO task_list(s) AS
     CASE WHEN list_bool_and(list_transform(task_ranges(s), lambda r: r[1] IS NOT NULL AND r[2] - r[1] BETWEEN 0 AND 65535))
          THEN flatten(list_transform(task_ranges(s),
-                                     lambda r: list_transform(range(r[1], r[2] + 1), lambda x: CAST(x AS INTEGER))))
+                                     lambda r: list_transform(range(r[1], CAST(r[2] AS BIGINT) + 1), lambda x: CAST(x AS INTEGER))))
     END;
 """
 BLAME_TABLES_SQL = NCCL_INITS_SQL + BLAME_TABLES_GIVEN_INITS_SQL
