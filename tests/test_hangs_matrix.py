@@ -21,17 +21,17 @@ from correlator.analysis.evaluate import scenarios
 
 HANGS = SAMPLES / "hangs"
 
-# Still failing, with why (none of these is in analysis/: they wait on other work).
-_WORKER_RANK = "worker-N.log gets no rank (file-family rank mapping, ingest/attribute: another branch)"
+# Still failing, with why.
+_NO_RANK_AT_ALL = ("no worker-N.log line names a rank (the workers print nothing prefixed before "
+                   "init_process_group), so the numbered-sibling mapping has no member to agree with; the "
+                   "files read as three nodes (the k8s worker-N pod reading) and the launcher's unranked "
+                   "summary outranks the workers' own errors")
 KNOWN_FAILING = {
-    "allreduce-short-shard-workers": _WORKER_RANK,
-    "allreduce-stall-behind-workers": _WORKER_RANK,
-    "barrier-stall-behind-workers": _WORKER_RANK,
-    "barrier-thread-error-workers": _WORKER_RANK,
-    "config-error-all-ranks-workers": _WORKER_RANK,
-    "store-late-init-workers": _WORKER_RANK,
-    "fr-mismatch-size-tee": "the aborting rank is not the culprit; only the Flight Recorder dumps say whose size differed",
-    "fr-mismatch-size-workers": _WORKER_RANK + "; the size culprit is only in the Flight Recorder dumps",
+    "config-error-all-ranks-workers": _NO_RANK_AT_ALL,
+    "store-late-init-workers": _NO_RANK_AT_ALL,
+    "fr-mismatch-allgather-2rank-tee": "one rank against one: neither the logs nor the dumps say which rank left "
+                                       "the common path, so the verdict says it is a tie (the truth names the rank "
+                                       "the fault was injected into)",
 }
 
 
@@ -83,7 +83,7 @@ def _rank_files(d: Path) -> dict[int, Path]:
 
 
 def _copy(src: Path, dst: Path) -> Path:
-    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("README.md", "truth.json", "fr_trace.txt", "fr_dump"))
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("README.md", "truth.json", "fr_trace.txt"))
     return dst
 
 
@@ -128,6 +128,8 @@ def test_all_ranks_failure_seen_on_one_to_n_ranks(scenario: Path, tmp_path: Path
         assert v.initiating.all_ranks and v.root_cause.category == truth["root_cause"]["category"], k
 
 
+_STEP = re.compile(r"\bstep \d+ \|")
+
 _EIO = (
     "Exception in thread prefetch:\n"
     "Traceback (most recent call last):\n"
@@ -139,9 +141,24 @@ _EIO = (
 )
 
 
-@pytest.mark.parametrize("scenario", _rank_file_cases(
-    lambda t: t["initiating"]["kind"] == "rank" and t["root_cause"]["category"] == "nccl_timeout_hang"
-    and not (t.get("first_deviating") or {}).get("contains")))
+# Open: the Flight Recorder inferences run after inferences.sql has settled the awaited
+# ranks, so a dump that shows the rank behind (fr_behind) is not demoted by its own earlier
+# error the way its silence is (own_error_first knows only the log inferences).
+_OWN_ERROR_OPEN = {
+    "fr-hang-stall-rankfiles": "fr_behind (Flight Recorder) outranks the awaited rank's own earlier error",
+}
+
+
+def _own_error_cases() -> list:
+    return [pytest.param(p.values[0], id=p.id,
+                         marks=[pytest.mark.xfail(strict=True, reason=_OWN_ERROR_OPEN[p.id])]
+                         if p.id in _OWN_ERROR_OPEN else [])
+            for p in _rank_file_cases(
+                lambda t: t["initiating"]["kind"] == "rank" and t["root_cause"]["category"] == "nccl_timeout_hang"
+                and not (t.get("first_deviating") or {}).get("contains"))]
+
+
+@pytest.mark.parametrize("scenario", _own_error_cases())
 def test_quiet_rank_own_earlier_error_is_named_not_its_silence(scenario: Path, tmp_path: Path) -> None:
     """Negative control: the rank the others waited for printed an error of its own
     (a dead prefetch thread) before it went quiet: that error is the cause."""
@@ -149,8 +166,12 @@ def test_quiet_rank_own_earlier_error_is_named_not_its_silence(scenario: Path, t
     job = _copy(scenario, tmp_path / "job")
     f = _rank_files(job)[culprit]
     # the thread's traceback as threading.excepthook prints it (sample_logs/hangs/*-thread-error-*),
-    # after the rank's last line: its main thread then waits on the empty queue
-    f.write_text(f.read_text() + _EIO)
+    # right after the rank's last training step: its main thread then waits on the empty queue
+    # (not at the end of the file: a rank may print during its stall, e.g. a Flight Recorder dump
+    # note, and an error printed while the others already wait is not an earlier one)
+    lines = f.read_text().splitlines(keepends=True)
+    last_step = max((i for i, line in enumerate(lines) if _STEP.search(line)), default=len(lines) - 1)
+    f.write_text("".join(lines[: last_step + 1]) + _EIO + "".join(lines[last_step + 1:]))
     v = analyze(str(job))
     assert v.initiating.kind == "rank" and v.initiating.rank == culprit
     assert v.root_cause.category == "storage_io"
