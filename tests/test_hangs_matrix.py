@@ -141,21 +141,10 @@ _EIO = (
 )
 
 
-# Open: the Flight Recorder inferences run after inferences.sql has settled the awaited
-# ranks, so a dump that shows the rank behind (fr_behind) is not demoted by its own earlier
-# error the way its silence is (own_error_first knows only the log inferences).
-_OWN_ERROR_OPEN = {
-    "fr-hang-stall-rankfiles": "fr_behind (Flight Recorder) outranks the awaited rank's own earlier error",
-}
-
-
 def _own_error_cases() -> list:
-    return [pytest.param(p.values[0], id=p.id,
-                         marks=[pytest.mark.xfail(strict=True, reason=_OWN_ERROR_OPEN[p.id])]
-                         if p.id in _OWN_ERROR_OPEN else [])
-            for p in _rank_file_cases(
-                lambda t: t["initiating"]["kind"] == "rank" and t["root_cause"]["category"] == "nccl_timeout_hang"
-                and not (t.get("first_deviating") or {}).get("contains"))]
+    return _rank_file_cases(
+        lambda t: t["initiating"]["kind"] == "rank" and t["root_cause"]["category"] == "nccl_timeout_hang"
+        and not (t.get("first_deviating") or {}).get("contains"))
 
 
 @pytest.mark.parametrize("scenario", _own_error_cases())

@@ -17,6 +17,9 @@ CREATE OR REPLACE TEMP TABLE inferred (
 -- a rank still logging after that was waiting too (or busy: odd_one_out).
 CREATE OR REPLACE TEMP TABLE waits AS
 SELECT f.rank, f.printed_by, f.category, f.file, f.line_no, f.ts_aligned,
+       -- the latest the report can have been printed: its stamp, or for an estimated stamp
+       -- the next stamped line of its stream (NULL: open; copies.sql's stamp_bounds)
+       f.ts_hi AS latest,
        -- a printed wait is believed up to a week (a longer one is a garbled line)
        f.ts_aligned - to_milliseconds(CASE WHEN w.ms BETWEEN 0 AND 604800000 THEN w.ms ELSE 0 END) AS started
 FROM findings f
@@ -371,7 +374,11 @@ FROM done d;
 -- The category is left to the classifier (NULL here).
 INSERT INTO inferred
 WITH awaited AS (SELECT rank FROM awaited_ranks),
-first_wait AS (SELECT min(ts_aligned) AS t FROM waits),
+-- "before their waits" on intervals: an unstamped report (a traceback in the launcher's
+-- stderr inherits a stamp from seconds or minutes earlier) is only known to come before
+-- its stream's next stamped line, so an error is after the waits only when it is after
+-- a wait's latest possible time
+first_wait AS (SELECT min(latest) AS t FROM waits),
 own AS (
     SELECT e.rank, e.file, e.line_no, e.line_end, e.node, e.ts_aligned, e.message
     FROM events e
