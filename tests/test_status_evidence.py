@@ -125,6 +125,19 @@ def test_only_echoes_give_their_category_and_an_unknown_culprit(tmp_path):
     assert v.initiating.kind == "unknown" and v.initiating.rank is None and v.missing
 
 
+def test_only_echoes_cite_the_earliest_echo_as_the_first_deviating_line(tmp_path):
+    # torch 1.x watchdog lines (no process group, no stamp), as pasted in a public thread
+    watchdog = ("[E ProcessGroupNCCL.cpp:737] [Rank {r}] Watchdog caught collective operation timeout: "
+                "WorkNCCL(SeqNum=469508, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for {ms} milliseconds "
+                "before timing out.\n")
+    text = "".join(watchdog.format(r=r, ms=ms) for r, ms in ((3, 1802211), (1, 1802212), (6, 1802210)))
+    v = analyze(_write(tmp_path, {"console.log": text}), options=QUIET)
+    assert v.status == "failed" and v.initiating.kind == "unknown"
+    assert v.first_deviating is not None
+    assert (v.first_deviating.file, v.first_deviating.line_no) == ("console.log", 1)
+    assert "echo" in v.first_deviating.why
+
+
 # --------------------------------------------------------------------------- the classifier
 
 

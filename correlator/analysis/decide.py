@@ -143,6 +143,11 @@ def decide(
         verdict.collateral = _collateral(collateral_rows, by_id, None)
         if first_dev:
             verdict.first_deviating = _first_deviating(con, first_dev[0])
+        elif collateral_rows:
+            # nothing but echoes: the first of them is where the logs first leave the normal
+            verdict.first_deviating = _first_deviating(con, {
+                **collateral_rows[0], "subject_rank": None,
+                "why": "the earliest echo: no line of the rank that caused it was found"})
         _echoes_only(verdict, collateral_rows)
         return verdict
     top = hyps[0]
