@@ -237,8 +237,9 @@ FR_TRACE_VS_OURS = {
     # Differ; neither can know, we say so: two ranks, all_reduce against all_gather.
     # fr_trace names rank 1 "Culprit" only because it takes the first rank it reads
     # (rank 0) as the expected collective, the same rule that named the majority in
-    # fr-mismatch-allgather-tee. truth.json says rank 1 (the script's design); the
-    # dumps hold no fact for it, so ours is a tie (no rank) naming what would break it.
+    # fr-mismatch-allgather-tee. The fault was injected into rank 1, but neither the
+    # dumps nor the logs hold a fact for it: ours is a tie (no rank) naming what would
+    # break it, and truth.json says the same (kind unknown).
     "fr-mismatch-allgather-2rank-tee": ({"culprits": {1}}, (None, "collective_mismatch"), False),
 }
 

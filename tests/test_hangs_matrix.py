@@ -21,18 +21,8 @@ from correlator.analysis.evaluate import scenarios
 
 HANGS = SAMPLES / "hangs"
 
-# Still failing, with why.
-_NO_RANK_AT_ALL = ("no worker-N.log line names a rank (the workers print nothing prefixed before "
-                   "init_process_group), so the numbered-sibling mapping has no member to agree with; the "
-                   "files read as three nodes (the k8s worker-N pod reading) and the launcher's unranked "
-                   "summary outranks the workers' own errors")
-KNOWN_FAILING = {
-    "config-error-all-ranks-workers": _NO_RANK_AT_ALL,
-    "store-late-init-workers": _NO_RANK_AT_ALL,
-    "fr-mismatch-allgather-2rank-tee": "one rank against one: neither the logs nor the dumps say which rank left "
-                                       "the common path, so the verdict says it is a tie (the truth names the rank "
-                                       "the fault was injected into)",
-}
+# Still failing, with why (none at present: a fix turns the suite red until its entry goes).
+KNOWN_FAILING: dict[str, str] = {}
 
 
 def _truth(d: Path) -> dict:
@@ -126,6 +116,25 @@ def test_all_ranks_failure_seen_on_one_to_n_ranks(scenario: Path, tmp_path: Path
         v = analyze(str(job))
         assert v.initiating is not None and v.initiating.kind == "all_ranks", k
         assert v.initiating.all_ranks and v.root_cause.category == truth["root_cause"]["category"], k
+
+
+def test_console_echoes_take_the_ranks_the_failure_table_lists(tmp_path: Path) -> None:
+    """Ranks 0 and 2 printed their store-wait tracebacks unranked into torchrun's console;
+    its failure table lists exactly them as exiting with an error: they are the echoes'
+    ranks, as a set. One entry fewer (rank 2 listed as SIGTERMed instead) and the count
+    no longer matches: no rank is claimed."""
+    src = HANGS / "store-late-init-rankfiles"
+    echoes = {c.rule_id: c.ranks for c in analyze(str(src)).collateral}
+    assert echoes["tcpstore-wait-timeout"] == [0, 2]
+    job = _copy(src, tmp_path / "job")
+    console = job / "launcher.log"
+    text = console.read_text()
+    entry = "  rank      : 2 (local_rank: 2)\n  exitcode  : 1 (pid: 22523) \n"
+    assert entry in text
+    console.write_text(text.replace(entry, "  rank      : 2 (local_rank: 2)\n  exitcode  : -15 (pid: 22523)  (SIGTERM)\n"))
+    v = analyze(str(job))
+    assert _got(v) == ("rank", 1, None)
+    assert {c.rule_id: c.ranks for c in v.collateral}["tcpstore-wait-timeout"] == []
 
 
 _STEP = re.compile(r"\bstep \d+ \|")

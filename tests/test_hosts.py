@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import write_job
+
 from correlator.ingest import IngestOptions
 from correlator.target import open_timeline
 
@@ -24,14 +26,6 @@ def _steps(rank: int) -> str:
     return "".join(
         f"2024-05-01 12:00:{s:02d},000 - INFO - __main__ - step {s} | rank {rank} | loss 1.0\n" for s in range(1, 4)
     )
-
-
-def _write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-    return root
 
 
 def _nodes(root: Path) -> dict[str, tuple[str | None, str | None]]:
@@ -53,29 +47,29 @@ def _job(dirs: dict[str, str | None]) -> dict[str, str]:
 
 
 def test_the_host_the_logs_name_is_the_node_and_the_directory_its_alias(tmp_path):
-    got = _nodes(_write(tmp_path / "job", _job({"node-0": "gpn021", "node-1": "gpn022"})))
+    got = _nodes(write_job(tmp_path / "job", _job({"node-0": "gpn021", "node-1": "gpn022"})))
     assert got == {"node-0/console.log": ("gpn021", "node-0"), "node-1/console.log": ("gpn022", "node-1")}
 
 
 def test_renaming_node_directories_leaves_host_named_nodes_unchanged(tmp_path):
     # metamorphic: the same logs under other directory names
-    base = _nodes(_write(tmp_path / "a", _job({"node-0": "gpn021", "node-1": "gpn022"})))
-    renamed = _nodes(_write(tmp_path / "b", _job({"gpu-node-07": "gpn021", "worker-3": "gpn022"})))
+    base = _nodes(write_job(tmp_path / "a", _job({"node-0": "gpn021", "node-1": "gpn022"})))
+    renamed = _nodes(write_job(tmp_path / "b", _job({"gpu-node-07": "gpn021", "worker-3": "gpn022"})))
     assert sorted(n for n, _ in base.values()) == sorted(n for n, _ in renamed.values()) == ["gpn021", "gpn022"]
     assert {a for _, a in renamed.values()} == {"gpu-node-07", "worker-3"}
     # a directory without host evidence keeps its own name, whatever it is
-    mixed = _nodes(_write(tmp_path / "c", _job({"gpu-node-07": "gpn021", "worker-3": None})))
+    mixed = _nodes(write_job(tmp_path / "c", _job({"gpu-node-07": "gpn021", "worker-3": None})))
     assert mixed == {"gpu-node-07/console.log": ("gpn021", "gpu-node-07"), "worker-3/console.log": ("worker-3", "worker-3")}
 
 
 def test_two_directories_on_one_host_are_two_agents_and_keep_their_names(tmp_path):
     # two torchrun agents of one test box: the host would merge them
-    got = _nodes(_write(tmp_path / "job", _job({"node-0": "vm", "node-1": "vm"})))
+    got = _nodes(write_job(tmp_path / "job", _job({"node-0": "vm", "node-1": "vm"})))
     assert got == {"node-0/console.log": ("node-0", "node-0"), "node-1/console.log": ("node-1", "node-1")}
 
 
 def test_localhost_names_no_machine(tmp_path):
-    root = _write(tmp_path / "job", _job({"node-0": "localhost", "node-1": "gpn022"}))
+    root = write_job(tmp_path / "job", _job({"node-0": "localhost", "node-1": "gpn022"}))
     got = _nodes(root)
     assert got == {"node-0/console.log": ("node-0", "node-0"), "node-1/console.log": ("gpn022", "node-1")}
     with open_timeline(str(root), QUIET) as con:
@@ -86,7 +80,7 @@ def test_localhost_names_no_machine(tmp_path):
 def test_a_directory_whose_files_name_two_hosts_keeps_its_name(tmp_path):
     files = _job({"node-0": "gpn021", "node-1": "gpn022"})
     files["node-1/other.log"] = _nccl("gpn023", 999)
-    got = _nodes(_write(tmp_path / "job", files))
+    got = _nodes(write_job(tmp_path / "job", files))
     assert got["node-1/console.log"] == ("node-1", "node-1") and got["node-1/other.log"] == ("node-1", "node-1")
     assert got["node-0/console.log"] == ("gpn021", "node-0")
 
@@ -97,7 +91,7 @@ def test_every_file_of_a_host_named_directory_takes_the_host(tmp_path):
     files = _job({"node-0": "gpn021", "node-1": None})
     files["node-0/dmesg.log"] = "[ 1234.567890] NVRM: Xid (PCI:0000:3a:00): 79, GPU has fallen off the bus.\n"
     files["node-1/kern.log"] = "Dec  1 12:00:00 gpn022 kernel: NVRM: Xid (PCI:0000:3a:00): 79, GPU has fallen off the bus.\n"
-    got = _nodes(_write(tmp_path / "job", files))
+    got = _nodes(write_job(tmp_path / "job", files))
     assert got["node-0/dmesg.log"] == ("gpn021", "node-0")
     assert got["node-1/console.log"] == ("gpn022", "node-1") and got["node-1/kern.log"] == ("gpn022", "node-1")
 
@@ -112,7 +106,7 @@ def test_torchrun_failure_table_names_the_host(tmp_path):
              "------------------------------------------------------------\nFailures:\n  <NO_OTHER_FAILURES>\n"
              "------------------------------------------------------------\nRoot Cause (first observed failure):\n"
              + table + "============================================================\n"}
-    got = _nodes(_write(tmp_path / "job", files))
+    got = _nodes(write_job(tmp_path / "job", files))
     assert got["node-1/console.log"] == ("gpu187", "node-1")  # FQDN cut like NCCL's
     assert got["node-0/console.log"] == ("node-0", "node-0")
 
@@ -135,7 +129,7 @@ def test_batch_offenders_are_hosts_not_directory_names(tmp_path):
     # two whose node-1 only the directory names
     jobs = {**{f"a{i}": f"gpn10{i}" for i in range(5)}, "b0": "gpn200", "b1": "gpn200", "c0": None, "c1": None}
     for name, host in jobs.items():
-        _write(root / name, _failed_job(host))
+        write_job(root / name, _failed_job(host))
     out = tmp_path / "out"
     res = run_batch(str(root), str(out), BatchOptions(workers=1, html=False))
     rows = {r["job"]: r for r in res.rows}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import write_job
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -49,13 +50,6 @@ TRACEBACKS = {
 STEP = "2026-12-01 20:00:{s:02d},000 - INFO - train - step {n} | rank {r} | loss 0.5 | 0.1 s/step\n"
 
 
-def _write(root: Path, files: dict[str, str]) -> str:
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    return str(root)
-
-
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(category=st.sampled_from(sorted(TRACEBACKS)), peers=st.integers(min_value=0, max_value=3))
 def test_a_lone_traceback_is_a_failure_with_any_number_of_ranks_visible(tmp_path_factory, category, peers):
@@ -63,7 +57,7 @@ def test_a_lone_traceback_is_a_failure_with_any_number_of_ranks_visible(tmp_path
     files = {"rank0.log": STEP.format(s=1, n=1, r=0) + TRACEBACKS[category]}
     for r in range(1, peers + 1):  # peers that only show a step line: no echo, no failure of their own
         files[f"rank{r}.log"] = STEP.format(s=1, n=1, r=r)
-    v = analyze(_write(root, files), options=QUIET)
+    v = analyze(write_job(root, files), options=QUIET)
     assert v.status == "failed"
     assert v.root_cause is not None and v.root_cause.category == category
     assert v.root_cause.basis and v.root_cause.basis[0].startswith(("classifier", "rule"))
@@ -72,13 +66,13 @@ def test_a_lone_traceback_is_a_failure_with_any_number_of_ranks_visible(tmp_path
 
 @pytest.mark.parametrize("category", sorted(TRACEBACKS))
 def test_a_pasted_traceback_alone_is_a_failure(tmp_path, category):
-    v = analyze(_write(tmp_path, {"paste.txt": TRACEBACKS[category]}), options=QUIET)
+    v = analyze(write_job(tmp_path, {"paste.txt": TRACEBACKS[category]}), options=QUIET)
     assert v.status == "failed" and v.root_cause.category == category
 
 
 def test_an_unrelated_line_of_another_rank_changes_nothing(tmp_path):
-    alone = analyze(_write(tmp_path / "a", {"paste.txt": TRACEBACKS["storage_io"]}), options=QUIET)
-    more = analyze(_write(tmp_path / "b", {
+    alone = analyze(write_job(tmp_path / "a", {"paste.txt": TRACEBACKS["storage_io"]}), options=QUIET)
+    more = analyze(write_job(tmp_path / "b", {
         "paste.txt": TRACEBACKS["storage_io"],
         "rank5.log": "2026-12-01 20:00:01,000 - INFO - train - loading tokenizer\n",
     }), options=QUIET)
@@ -87,29 +81,29 @@ def test_an_unrelated_line_of_another_rank_changes_nothing(tmp_path):
 
 def test_a_log_cut_mid_run_is_not_healthy(tmp_path):
     steps = "".join(STEP.format(s=i, n=i, r=0) for i in range(1, 5))
-    cut = analyze(_write(tmp_path / "cut", {"rank0.log": steps}), options=QUIET)
+    cut = analyze(write_job(tmp_path / "cut", {"rank0.log": steps}), options=QUIET)
     assert cut.status == "inconclusive" and any("step 4" in m for m in cut.missing)
     done = steps + "2026-12-01 20:00:06,000 - INFO - train - Training completed. 4 steps in 5.0 s\n"
-    whole = analyze(_write(tmp_path / "done", {"rank0.log": done}), options=QUIET)
+    whole = analyze(write_job(tmp_path / "done", {"rank0.log": done}), options=QUIET)
     assert whole.status == "healthy" and "rank0.log:5" in whole.status_reason
 
 
 @pytest.mark.parametrize("text", ["shopping list: eggs, milk\n", "hello world\nnothing to see\n"])
 def test_unrelated_text_is_not_a_healthy_job(tmp_path, text):
-    v = analyze(_write(tmp_path, {"notes.txt": text}), options=QUIET)
+    v = analyze(write_job(tmp_path, {"notes.txt": text}), options=QUIET)
     assert v.status == "inconclusive" and v.missing
 
 
 def test_an_empty_file_is_no_job_at_all(tmp_path):
     with pytest.raises(NothingToRead):
-        analyze(_write(tmp_path, {"notes.txt": "\n"}), options=QUIET)
+        analyze(write_job(tmp_path, {"notes.txt": "\n"}), options=QUIET)
 
 
 def test_a_survived_and_logged_exception_is_not_a_failure(tmp_path):
     text = (STEP.format(s=1, n=1, r=0) + TRACEBACKS["data_error"]
             + "".join(STEP.format(s=i, n=i, r=0) for i in range(2, 6))
             + "2026-12-01 20:00:07,000 - INFO - train - Training completed. 5 steps in 6.0 s\n")
-    v = analyze(_write(tmp_path, {"rank0.log": text}), options=QUIET)
+    v = analyze(write_job(tmp_path, {"rank0.log": text}), options=QUIET)
     assert v.status == "healthy"
 
 
@@ -119,7 +113,7 @@ def test_only_echoes_give_their_category_and_an_unknown_culprit(tmp_path):
     files = {f"rank{r}.log": STEP.format(s=1, n=1, r=r) + "Traceback (most recent call last):\n"
              '  File "/home/user/job/train.py", line 90, in <module>\n    loss.backward()\n' + echo
              for r in (0, 1)}
-    v = analyze(_write(tmp_path, files), options=QUIET)
+    v = analyze(write_job(tmp_path, files), options=QUIET)
     assert v.status == "failed"
     assert v.root_cause is not None and v.root_cause.rule_id is None and v.root_cause.category
     assert v.initiating.kind == "unknown" and v.initiating.rank is None and v.missing
@@ -131,7 +125,7 @@ def test_only_echoes_cite_the_earliest_echo_as_the_first_deviating_line(tmp_path
                 "WorkNCCL(SeqNum=469508, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for {ms} milliseconds "
                 "before timing out.\n")
     text = "".join(watchdog.format(r=r, ms=ms) for r, ms in ((3, 1802211), (1, 1802212), (6, 1802210)))
-    v = analyze(_write(tmp_path, {"console.log": text}), options=QUIET)
+    v = analyze(write_job(tmp_path, {"console.log": text}), options=QUIET)
     assert v.status == "failed" and v.initiating.kind == "unknown"
     assert v.first_deviating is not None
     assert (v.first_deviating.file, v.first_deviating.line_no) == ("console.log", 1)

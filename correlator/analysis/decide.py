@@ -120,7 +120,7 @@ def decide(
     # Failed = a cause or an echo was found; errors every rank survived are not a failure.
     failing = bool(hyps or collateral_rows)
     if not failing:
-        verdict.collateral = _collateral(collateral_rows, by_id, None)
+        verdict.collateral = _collateral(con, collateral_rows, by_id, None)
         if first_dev:
             verdict.first_deviating = _first_deviating(con, first_dev[0])
         _healthy_or_not(con, verdict)
@@ -140,7 +140,7 @@ def decide(
     verdict.missing = _missing(con, known_ranks, hyps, collateral_rows)
     if not hyps:
         verdict.status = "failed" if collateral_rows else "inconclusive"  # echoes prove a failure, not whose
-        verdict.collateral = _collateral(collateral_rows, by_id, None)
+        verdict.collateral = _collateral(con, collateral_rows, by_id, None)
         if first_dev:
             verdict.first_deviating = _first_deviating(con, first_dev[0])
         elif collateral_rows:
@@ -208,7 +208,7 @@ def decide(
         if not nobody and r["rank"] is not None and r["rank"] != init_rank
         and (top.ts is None or r["ts_aligned"] is None or epoch(r["ts_aligned"]) >= top.ts - SIMULTANEOUS_S)
     ]
-    verdict.collateral = _collateral(echoes, by_id, init_rank)
+    verdict.collateral = _collateral(con, echoes, by_id, init_rank)
     chosen = _pick_first_deviating(candidates, top, init_rank, nobody)
     if top.inference is not None and top.evidence is not None and _cites_what_it_did(con, top) \
             and not (chosen is not None and _before(chosen, top.evidence)):
@@ -220,10 +220,44 @@ def decide(
     elif top.evidence is not None and (top.rule is not None or top.inference is None):
         verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody)
     elif top.inference is not None and init_rank is not None:
-        odd = first_odd_line(con, init_rank)
+        odd = _odd_collective_frame(con, top, init_rank) or first_odd_line(con, init_rank)
         if odd is not None:
             verdict.first_deviating = _first_deviating(con, odd)
     return verdict
+
+
+# the op an odd-one-out inference names: "it runs gloo:all_gather while ...", "runs op ALLGATHER while ..."
+_ODD_OP = re.compile(r"\bruns (?:op )?(?:\w+:)?([A-Za-z_]+) while\b")
+
+
+def _odd_collective_frame(con: duckdb.DuckDBPyConnection, top: Hyp, rank: int) -> dict | None:
+    """The odd rank's own report that runs through the odd collective.
+
+    Every rank of a mismatched collective times out alike, so its error deviates in
+    nothing but the call it came from: its traceback's frame ``in all_gather`` where its
+    peers' say ``in all_reduce``. That report, not the dump entry, is the line a reader
+    opens. Found by the op the inference names, spelt as the API's function (underscores
+    and case ignored: ``ALLGATHER`` is ``all_gather``)."""
+    if top.inference not in ("fr_op_mismatch", "mismatch_odd_rank") or not top.notes:
+        return None
+    m = _ODD_OP.search(top.notes[0])
+    if not m:
+        return None
+    op = m.group(1).replace("_", "").lower()
+    found = rows(
+        con,
+        """SELECT file, line_no, line_end, rank, node, ts, ts_aligned, ts_estimated, message FROM events
+           WHERE rank = $rank AND source NOT IN ('flight_recorder', 'torchrun', 'slurm')
+             AND regexp_matches(replace(lower(message), '_', ''), ', in ' || $op || '\\b')
+           ORDER BY ts_aligned NULLS LAST, file, line_no LIMIT 1""",
+        {"rank": rank, "op": op},
+    )
+    if not found:
+        return None
+    row = found[0]
+    row["subject_rank"] = rank
+    row["why"] = f"its own report runs through the odd collective ({m.group(1)}) where its peers' do not"
+    return row
 
 
 def _before(row: dict, ev: Evidence) -> bool:
@@ -356,23 +390,58 @@ def _root_cause(top: Hyp) -> RootCause:
     )
 
 
-def _collateral(rows: list[dict], by_id: dict[str, LoadedRule], init_rank: int | None) -> list[Collateral]:
+def _collateral(con: duckdb.DuckDBPyConnection, found: list[dict], by_id: dict[str, LoadedRule],
+                init_rank: int | None) -> list[Collateral]:
     """Echo findings grouped by rule; the initiating rank's own echoes are left out."""
     groups: dict[str, list[dict]] = defaultdict(list)
-    for r in rows:
+    for r in found:
         if init_rank is not None and r["rank"] == init_rank:
             continue
         groups[r["rule_id"]].append(r)
+    ranked = {r["rank"] for r in found if r["rank"] is not None}
     out = []
     for rule_id, rs in groups.items():
         rule = by_id[rule_id].rule
+        ranks = {r["rank"] for r in rs if r["rank"] is not None} | _console_echo_ranks(con, rs, ranked, init_rank)
         out.append(Collateral(
             rule_id=rule_id, category=rule.category, title=rule.title,
-            ranks=sorted({r["rank"] for r in rs if r["rank"] is not None}),
+            ranks=sorted(ranks),
             nodes=sorted({r["node"] for r in rs if r["node"] is not None}),
             count=len({(r["file"], r["line_no"]) for r in rs}), first=cite(rs[0]),
         ))
     return sorted(out, key=lambda c: (-len(c.ranks), -c.count))
+
+
+def _console_echo_ranks(con: duckdb.DuckDBPyConnection, group: list[dict], ranked: set[int],
+                        init_rank: int | None) -> set[int]:
+    """The ranks behind a launcher console's unranked echoes, taken as a set.
+
+    A worker whose stderr is the launcher's (torchrun without --tee or --log-dir) prints
+    its traceback there with no rank on it; a failure before init_process_group has no
+    ``[rankN]:`` prefix either. The agent's failure table in the same console names the
+    ranks that exited with an error. When the ranks it lists as failed (a positive exit
+    code, not a signal), less the initiating rank and the ranks whose echoes are shown
+    elsewhere with their rank, are exactly as many as the processes the unranked echoes
+    come from (the copies of one template), those ranks are the echoes' ranks. Which line
+    is which rank's is not known and not claimed; only the set.
+    """
+    loose = [r for r in group if r["rank"] is None]
+    if not loose:
+        return set()
+    files = sorted({r["file"] for r in loose})
+    if len(files) != 1:
+        return set()
+    per_template = Counter(r.get("template") for r in loose)
+    processes = max(per_template.values())
+    failed = {
+        rank for (rank,) in con.execute(
+            """SELECT DISTINCT TRY_CAST(attrs['failed_rank'] AS INTEGER) FROM events
+               WHERE kind = 'torchrun.failure_entry' AND file = ?
+                 AND TRY_CAST(attrs['exitcode'] AS INTEGER) > 0""", [files[0]]).fetchall()
+        if rank is not None
+    }
+    failed -= ranked | ({init_rank} if init_rank is not None else set())
+    return failed if len(failed) == processes else set()
 
 
 def _first_deviating(con: duckdb.DuckDBPyConnection, row: dict) -> FirstDeviating:

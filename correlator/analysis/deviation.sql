@@ -68,7 +68,7 @@ SELECT e.*, s.n_ranks, s.n_nodes, r.role AS rule_role, r.rule_id, coalesce(r.ben
          WHEN $USE_BASELINE THEN 'its template never appears in the healthy baseline'
          -- of the ranks compared (known_ranks), which can be fewer than the job's
          WHEN e.rank IS NOT NULL THEN 'printed by ' || s.n_ranks || ' of the ' || z.n_ranks_total || ' ranks compared'
-         WHEN z.n_nodes_total >= 2 THEN 'printed on ' || s.n_nodes || ' of ' || z.n_nodes_total || ' nodes'
+         WHEN e.node IS NOT NULL AND z.n_nodes_total >= 2 THEN 'printed on ' || s.n_nodes || ' of ' || z.n_nodes_total || ' nodes'
          ELSE 'a root-cause signature with no peer to compare against'
        END AS why
 FROM telling e
@@ -78,7 +78,9 @@ LEFT JOIN event_role r ON r.file = e.file AND r.line_no = e.line_no
 WHERE CASE
         WHEN $USE_BASELINE THEN e.template NOT IN (SELECT template FROM baseline_templates)
         WHEN e.rank IS NOT NULL THEN z.n_ranks_total >= 2 AND s.n_ranks * 2 <= z.n_ranks_total
-        WHEN z.n_nodes_total >= 2 THEN s.n_nodes * 2 <= z.n_nodes_total
+        -- a line of no rank and no node (a launcher's, unattributed) is on no node: it
+        -- deviates across nodes no more than across ranks ("printed on 0 of 3 nodes")
+        WHEN e.node IS NOT NULL AND z.n_nodes_total >= 2 THEN s.n_nodes * 2 <= z.n_nodes_total
         ELSE r.role = 'root'
       END;
 

@@ -319,24 +319,37 @@ FROM filled f LEFT JOIN file_paths p ON p.file = f.file;
 -- nodes of several ranks, or numbered from another base, show ranks that disagree, and
 -- the family is left alone. A number some file already shows as its rank is not
 -- given again; launcher consoles and node-level files are never members.
+-- A family where no member shows a rank at all (every rank failed before its first
+-- ranked line: a config check or a store wait before init_process_group) is read as
+-- ranks only when the members' own lines say so by their count: every member states
+-- the same world size W, the members are numbered exactly 0..W-1, and each member is
+-- one process (no member shows two local ranks or pids). Pods that are nodes of
+-- several ranks fail this (W is their ranks, not their count); one-rank pods numbered
+-- 0..W-1 pass it, and their number is then the rank the launcher most often gave.
 CREATE TEMP TABLE family_rank AS
 WITH shown AS (
-    SELECT file, any_value(family) AS family, any_value(member) AS member,
-           count(DISTINCT final_rank) AS n_ranks, min(final_rank) AS rank
-    FROM combo_pre
-    WHERE family IS NOT NULL AND NOT node_level AND file NOT IN (SELECT file FROM launcher_files)
-    GROUP BY file
+    SELECT c.file, any_value(c.family) AS family, any_value(c.member) AS member,
+           count(DISTINCT c.final_rank) AS n_ranks, min(c.final_rank) AS rank,
+           count(DISTINCT c.local_rank) <= 1 AND count(DISTINCT c.pid) <= 1 AS one_process,
+           any_value(w.world_size) AS world_size
+    FROM combo_pre c LEFT JOIN file_world_size w ON w.file = c.file
+    WHERE c.family IS NOT NULL AND NOT c.node_level AND c.file NOT IN (SELECT file FROM launcher_files)
+    GROUP BY c.file
 ),
 families AS (
     SELECT family,
            count(*) FILTER (WHERE n_ranks = 1 AND rank = member) AS agree,
            count(*) FILTER (WHERE n_ranks > 1 OR (n_ranks = 1 AND rank <> member)) AS disagree,
-           count(DISTINCT member) = count(*) AS distinct_members
+           count(DISTINCT member) = count(*) AS distinct_members,
+           count(*) = count(world_size) AND count(DISTINCT world_size) = 1
+               AND min(member) = 0 AND max(member) = any_value(world_size) - 1
+               AND count(*) = any_value(world_size) AND bool_and(one_process) AS counted_world
     FROM shown GROUP BY family
 )
 SELECT s.file, s.member AS rank
 FROM shown s JOIN families f ON f.family = s.family
-WHERE s.n_ranks = 0 AND f.agree >= 2 AND f.disagree = 0 AND f.distinct_members
+WHERE s.n_ranks = 0 AND f.disagree = 0 AND f.distinct_members
+  AND (f.agree >= 2 OR (f.agree = 0 AND f.counted_world))
   AND s.member NOT IN (SELECT final_rank FROM combo_pre WHERE final_rank IS NOT NULL);
 
 -- The node: a line's own host prefix, else the host the logs name for its path's node
