@@ -158,7 +158,9 @@ def test_fold_equals_grouping_each_stream_by_its_continuation_flags(rows):
     df = pl.DataFrame(
         {"line_no": list(range(1, len(rows) + 1)), "text": [t for t, _ in rows], "stream": [s for _, s in rows]}
     ).with_columns(pl.lit(None, dtype=pl.Datetime("us", "UTC")).alias("ts"), pl.lit(None, dtype=pl.Utf8).alias("ts_format"))
-    cont = continuation_flags(df).to_list()
+    flags = continuation_flags(df)
+    assert not flags["aside"].any()  # no stamped line here: nothing is an aside
+    cont = flags["cont"].to_list()
     groups: dict[str, list[list[tuple[int, str]]]] = {}
     for (text, stream), line_no, c in zip(rows, df["line_no"].to_list(), cont, strict=True):
         runs = groups.setdefault(stream, [])
@@ -200,3 +202,42 @@ def test_a_reraised_worker_traceback_stays_in_its_exception():
     # an "Original Traceback" that follows no exception line is not glued to anything
     alone = lines_as_events(["12/01/2026 20:23:59 - INFO - ft - x", *lines[4:9]]).to_pylist()
     assert alone[0]["line_end"] == 1
+
+
+_TEE_RACE = [  # console.log of sample_logs/hangs/allreduce-thread-error-late-both, rank 0's stream
+    "2026-12-02 02:39:27,782 INFO trainer: step 40 | rank 0 | loss 0.1483",
+    "[rank0]: Traceback (most recent call last):",
+    '[rank0]:   File "/job/train.py", line 190, in <module>',
+    "[rank0]:     main()",
+    '[rank0]:   File "/job/train.py", line 175, in main',
+    "2026-12-02 02:39:37,802 ERROR trainer: rank 0 failed at step 40: RuntimeError",
+    "[rank0]:     dist.all_reduce(prm.grad)",
+    '[rank0]:   File "/venv/torch/distributed/distributed_c10d.py", line 3252, in all_reduce',
+    "[rank0]:     work.wait()",
+    "[rank0]: RuntimeError: [gloo/transport/tcp/unbound_buffer.cc:129] Timed out waiting 10000ms for send",
+    "2026-12-02 02:39:38,000 INFO trainer: next",
+]
+
+
+def test_a_line_logged_into_a_traceback_by_the_tee_race_is_an_aside():
+    """torchrun --tee tails stdout.log and stderr.log in two threads: the worker's
+    "failed at step 40" (stdout) lands inside its own traceback (stderr). The
+    traceback is one event across it, the stamped line one of its own."""
+    lines = [ln.removeprefix("[rank0]: ") for ln in _TEE_RACE]
+    ev = _fold(lines)
+    assert ev["line_no"].to_list() == [1, 2, 6, 11]
+    tb = ev.row(1, named=True)
+    assert tb["line_end"] == 10 and "failed at step 40" not in tb["message"]
+    assert tb["message"].splitlines()[-1].startswith("RuntimeError: ") and "dist.all_reduce" in tb["message"]
+    assert ev["message"][2].endswith("rank 0 failed at step 40: RuntimeError") and ev["line_end"][2] == 6
+
+
+def test_a_stamped_line_after_a_finished_traceback_is_no_aside():
+    lines = [ln.removeprefix("[rank0]: ") for ln in _TEE_RACE[:5]] + [
+        "ValueError: cut here",  # the traceback closed
+        _TEE_RACE[5],
+        "    an indented detail of the stamped line",
+    ]
+    ev = _fold(lines)
+    assert ev["line_no"].to_list() == [1, 2, 7]
+    assert ev["message"][2].endswith("an indented detail of the stamped line")

@@ -137,6 +137,39 @@ def test_console_echoes_take_the_ranks_the_failure_table_lists(tmp_path: Path) -
     assert {c.rule_id: c.ranks for c in v.collateral}["tcpstore-wait-timeout"] == []
 
 
+def _silent_culprit_worker_cases() -> list:
+    out = []
+    for d in scenarios(HANGS):
+        t = _truth(d)
+        if (d.name not in KNOWN_FAILING and (d / "worker-0.log").exists() and t["initiating"]["kind"] == "rank"
+                and t["root_cause"]["category"] == "nccl_timeout_hang"
+                and not (t.get("first_deviating") or {}).get("contains")):
+            out.append(pytest.param(d, id=d.name))
+    return out
+
+
+@pytest.mark.parametrize("scenario", _silent_culprit_worker_cases())
+def test_the_silent_rank_is_named_when_its_log_is_missing(scenario: Path, tmp_path: Path) -> None:
+    """The silent rank's own file and the launcher's console (whose table names it)
+    are left out: only the waiting ranks' logs remain, and the world size they state
+    is what says a rank is missing. The verdict still names it, without evidence
+    of its own; with the world size's lines gone too, nobody is named."""
+    culprit = _truth(scenario)["initiating"]["rank"]
+    job = _copy(scenario, tmp_path / "job")
+    (job / f"worker-{culprit}.log").unlink()
+    (job / "launcher.log").unlink()
+    v = analyze(str(job))
+    assert _got(v) == ("rank", culprit, None)
+    assert v.root_cause is not None and v.root_cause.category == "nccl_timeout_hang"
+    assert v.root_cause.evidence is None
+    assert any(f"rank(s) {culprit} left no log" in m for m in v.missing)
+    states_world = re.compile(r"world_size=\d|\brank \d+ of \d+")
+    for f in job.glob("worker-*.log"):
+        f.write_text("".join(ln for ln in f.read_text().splitlines(keepends=True) if not states_world.search(ln)))
+    v = analyze(str(job))
+    assert v.initiating is None or v.initiating.rank != culprit
+
+
 _STEP = re.compile(r"\bstep \d+ \|")
 
 _EIO = (

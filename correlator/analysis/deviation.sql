@@ -16,6 +16,11 @@ SELECT DISTINCT rank FROM (
     -- ranks whose logs are missing, which the logs by definition do not show.
     SELECT unnest(range(CAST(max(nranks) FILTER (WHERE nranks BETWEEN 1 AND 65536) AS BIGINT)))::INTEGER
     FROM nccl_inits
+    UNION ALL
+    -- the world size the job's own lines state (`world_size=4`, `rank 3 of 4`; ingest's
+    -- files.world_size, bounded the same way), so a rank whose log is missing is known
+    SELECT unnest(range(CAST(max(world_size) FILTER (WHERE world_size BETWEEN 1 AND 65536) AS BIGINT)))::INTEGER
+    FROM files
 ) WHERE rank IS NOT NULL;
 
 CREATE OR REPLACE TEMP TABLE ranks_without_logs AS

@@ -105,9 +105,12 @@ behind AS (
 SELECT 'silent_rank', (SELECT category FROM wait_kind), c.rank, l.node,
        coalesce(b.file, l.file), coalesce(b.line_no, l.line_no), CASE WHEN b.file IS NULL THEN l.line_end END,
        coalesce(b.message, l.message), coalesce(b.ts, l.last_ts),
-       0.9,
+       -- a rank with no line here at all is known only by count (a world size, a table)
+       CASE WHEN l.rank IS NULL THEN 0.7 ELSE 0.9 END,
        c.n_timeouts || ' other rank(s) timed out waiting while it logged no error; '
-       || CASE WHEN b.rank IS NOT NULL THEN 'its last completed step (shown) is behind every other rank''s'
+       || CASE WHEN l.rank IS NULL THEN 'it left no line here at all (known from the job''s world size or the '
+                                         || 'launcher''s table): its own log would say what it was doing'
+               WHEN b.rank IS NOT NULL THEN 'its last completed step (shown) is behind every other rank''s'
                WHEN l.last_ts <= c.wait_start + INTERVAL 2 SECOND
                THEN 'its last line (shown) precedes the start of their waits (' || strftime(c.wait_start, '%H:%M:%S')
                     || ': a report''s stamp minus the wait it printed)'

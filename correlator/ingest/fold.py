@@ -117,7 +117,8 @@ def continuation_flags(
     df: pl.DataFrame, within: Callable[[pl.Expr], pl.Expr] | None = None,
     shaped: tuple[pl.Series, pl.Series] | None = None,
 ) -> pl.Series:
-    """Boolean per row: does this line continue the event above it (same stream)?
+    """Per row: ``cont``, does this line continue the event above it (same stream)?
+    and ``aside``, is it a line of its own inside an event that goes on after it?
 
     Expects columns ``text``, ``stream`` (any hashable key), ``ts`` and
     ``ts_format``; rows must be in file order. ``shaped``: ``digit_shapes`` of
@@ -156,28 +157,46 @@ def continuation_flags(
         indented,
         pl.col("exc_line"),
         (tb_start | headless | reraised.fill_null(False)).alias("tb_start"),
+        pl.col("frame"),
         pl.col("stream"),
     )
     # The exception line closing a traceback: right after an indented frame line,
     # while the stream is inside a traceback (a "Traceback" line was seen and no
     # ordinary line started an event since; chained tracebacks stay inside).
-    flags = flags.with_columns(
-        within(
+    def inside(aside: pl.Expr) -> pl.Expr:
+        return within(
             pl.when(pl.col("tb_start")).then(pl.lit(True))
-            .when(~pl.col("cont") & ~pl.col("exc_line")).then(pl.lit(False))
+            .when(~pl.col("cont") & ~pl.col("exc_line") & ~aside).then(pl.lit(False))
             .otherwise(pl.lit(None, dtype=pl.Boolean))
             .forward_fill()
-        )
-        .fill_null(False)
-        .alias("in_tb")
+        ).fill_null(False)
+
+    flags = flags.with_columns(inside(pl.lit(False)).alias("in_tb"))
+    # A stamped line of the same stream inside an open traceback, whose frames resume
+    # on the next line, is an aside: torchrun --tee tails a worker's stdout.log and
+    # stderr.log in two threads, so a line logged to stdout as the worker re-raises
+    # ("rank 0 failed at step 40") lands in the middle of its stderr traceback. The
+    # traceback goes on past it; the aside is an event of its own.
+    flags = flags.with_columns(stamped=df.get_column("ts").is_not_null())
+    nxt = lambda e: within(e.shift(-1))  # noqa: E731
+    aside = (
+        ~pl.col("cont") & ~pl.col("exc_line") & ~pl.col("tb_start") & pl.col("stamped")
+        & prev(pl.col("in_tb")).fill_null(False) & prev(pl.col("indented")).fill_null(False)
+        # the traceback resumes: a frame next, or the code line of the frame before
+        & (nxt(pl.col("frame")) | (prev(pl.col("frame")) & nxt(pl.col("indented")))).fill_null(False)
     )
+    flags = flags.with_columns(aside.alias("aside"))
+    flags = flags.with_columns(inside(pl.col("aside")).alias("in_tb"))
+    last_kept_indented = within(
+        pl.when(~pl.col("aside")).then(pl.col("indented")).otherwise(None).forward_fill().shift(1)
+    ).fill_null(False)
     closes_tb = (
         ~pl.col("cont")
         & pl.col("exc_line")
-        & prev(pl.col("indented")).fill_null(False)
+        & last_kept_indented
         & prev(pl.col("in_tb")).fill_null(False)
     )
-    return flags.select((pl.col("cont") | closes_tb).alias("cont")).to_series()
+    return flags.select((pl.col("cont") | closes_tb).alias("cont"), pl.col("aside"))
 
 
 def fold(
@@ -204,9 +223,14 @@ def fold(
             "ts", "ts_format", "stream", *carry_cols,
         )
     within = per_stream(df)
-    df = df.with_columns(continuation_flags(df, within, shaped).alias("_cont"))
+    flags = continuation_flags(df, within, shaped)
+    df = df.with_columns(flags.get_column("cont").alias("_cont"), flags.get_column("aside").alias("_aside"))
     df = df.with_columns(
-        within(pl.col("_cont").not_().cum_sum()).alias("_eid"),
+        # an aside takes an id of its own (negative: its line number), and the event it
+        # interrupts keeps its id across it
+        pl.when(pl.col("_aside")).then(-pl.col("line_no").cast(pl.Int64))
+        .otherwise(within((pl.col("_cont").not_() & pl.col("_aside").not_()).cum_sum().cast(pl.Int64)))
+        .alias("_eid"),
         # rows of multi-line events: continuations and the lines they continue
         (pl.col("_cont") | within(pl.col("_cont").shift(-1)).fill_null(False)).alias("_multi"),
     )

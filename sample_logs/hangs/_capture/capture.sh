@@ -27,11 +27,13 @@ start() {
   echo "== $name"; cd "$job" || exit 1
 }
 # layouts: (a) tee console  (b) --log-dir tree + launcher.log  (c) rank<N>.log by logging + launcher.log
-#          (d) worker-<N>.log via worker.sh + launcher.log
+#          (d) worker-<N>.log via worker.sh + launcher.log  (e) tee console + --log-dir tree
 TR="timeout 90 $TORCHRUN --standalone --nproc-per-node"
 tee_run()    { n=$1; shift; $TR "$n" --tee 3 train.py "$@" 2>&1 | tee console.log > /dev/null; cp console.log "$dest/"; }
 logdir_run() { n=$1; shift; $TR "$n" --log-dir logs --redirects 3 train.py "$@" > launcher.log 2>&1; cp -r logs launcher.log "$dest/"; }
 rank_run()   { n=$1; shift; $TR "$n" train.py --log-file 'rank%d.log' "$@" > launcher.log 2>&1; cp rank*.log launcher.log "$dest/"; }
+# (e) both: the --tee console and the --log-dir tree of the same streams
+both_run()   { n=$1; shift; $TR "$n" --log-dir logs --tee 3 train.py "$@" 2>&1 | tee console.log > /dev/null; cp -r logs console.log "$dest/"; }
 worker_run() { n=$1; shift; $TR "$n" --no-python sh worker.sh "$@" > launcher.log 2>&1; cp worker-*.log launcher.log "$dest/"; }
 fr()         { [ -d fr_dump ] && cp -r fr_dump "$dest/"; fr_analyse "$dest"; }
 # the official analyser on a dump set, as is and on a copy with pg_config re-keyed (fr_rekey.py)
@@ -120,6 +122,12 @@ external-sigterm-workers() {
   agent=$!; sleep 10; kill -TERM $agent; wait $agent; cp worker-*.log launcher.log "$dest/"
 }
 allreduce-short-shard-first-step-rankfiles() { start $FUNCNAME; rank_run 3 --mode short_shard --culprit 2 --fail-step 1; }
+# --- (e) one stream, two copies: the trainer logs to stdout, tracebacks go to stderr; the
+#     --tee console interleaves both, the --log-dir tree splits them (issue 21 section 1)
+allreduce-thread-error-both()      { start $FUNCNAME; both_run 3 --log-stream stdout --mode thread_error --culprit 1 --fail-step 5; }
+allreduce-stall-same-step-both()   { start $FUNCNAME; both_run 3 --log-stream stdout --mode stall_same --culprit 2 --fail-step 4; }
+barrier-stall-behind-both()        { start $FUNCNAME; both_run 3 --log-stream stdout --wait barrier --mode stall_behind --culprit 0 --fail-step 5; }
+allreduce-thread-error-late-both() { start $FUNCNAME; both_run 3 --log-stream stdout --mode thread_error --culprit 2 --fail-step 40 --steps 60; }
 # --- Flight Recorder dump sets (TORCH_FR_BUFFER_SIZE), dumped by the trainer to fr_dump/rank_<N>
 fr-hang-stall-rankfiles()          { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 rank_run 3 --mode stall_same --culprit 1 --fail-step 4 --fr-dir fr_dump; fr; }
 fr-mismatch-allgather-tee()        { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 tee_run 3 --mode mismatch_gather --culprit 2 --fail-step 4 --fr-dir fr_dump; fr; }
@@ -129,5 +137,5 @@ fr-mismatch-allgather-2rank-tee()  { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 
 fr-uneven-batch-rankfiles()        { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 rank_run 3 --mode uneven_batch --culprit 2 --fail-step 4 --fr-dir fr_dump; fr; }
 fr-missing-rank-sigkill-logdir()   { start $FUNCNAME; TORCH_FR_BUFFER_SIZE=2000 logdir_run 3 --mode sigkill --culprit 2 --fail-step 4 --fr-dir fr_dump; fr; }
 
-ALL=$(grep -oE '^[a-z][a-z0-9-]+\(\)' "$0" | tr -d '()' | grep -vE '^(start|tee_run|logdir_run|rank_run|worker_run|fr|fr_analyse|fr-analyse-all)$')
+ALL=$(grep -oE '^[a-z][a-z0-9-]+\(\)' "$0" | tr -d '()' | grep -vE '^(start|tee_run|logdir_run|rank_run|worker_run|both_run|fr|fr_analyse|fr-analyse-all)$')
 for s in ${*:-$ALL}; do (set -x; $s) ; done

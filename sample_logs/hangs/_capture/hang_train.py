@@ -22,6 +22,7 @@ sync with --wait (allreduce | barrier | monitored_barrier) and the culprit rank
   none          healthy (for external kills)
 
 --log-file FMT: log through Python logging (asctime) into FMT % rank instead of stderr.
+--log-stream stdout: log to stdout (tracebacks stay on stderr: two streams to split).
 --fr-dir DIR: write torch's Flight Recorder dump (needs TORCH_FR_BUFFER_SIZE) to
 DIR/rank_<R> when a collective raises, on SIGTERM, or after the culprit's stall.
 """
@@ -74,13 +75,15 @@ def main():
     p.add_argument("--stall", type=float, default=40.0)
     p.add_argument("--step-time", type=float, default=0.2)
     p.add_argument("--log-file", default=None)
+    p.add_argument("--log-stream", choices=["stderr", "stdout"], default="stderr")
     p.add_argument("--fr-dir", default=None)
     args = p.parse_args()
 
     rank = int(os.environ["RANK"])
     world = int(os.environ["WORLD_SIZE"])
     culprit = rank == args.culprit
-    handlers = [logging.FileHandler(args.log_file % rank)] if args.log_file else [logging.StreamHandler(sys.stderr)]
+    handlers = ([logging.FileHandler(args.log_file % rank)] if args.log_file
+                else [logging.StreamHandler(getattr(sys, args.log_stream))])
     logging.basicConfig(level=logging.INFO, handlers=handlers,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 

@@ -9,12 +9,13 @@ import pathlib
 import re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-TORCH = "torch 2.13.0+cpu, Python 3.11.7, gloo backend, torchrun (torch.distributed.run), host `vm`, 2026-12-01"
+TORCH = "torch 2.13.0+cpu, Python 3.11.7, gloo backend, torchrun (torch.distributed.run), host `vm`"
 LAYOUT = {
     "a": "one `console.log` from `torchrun --tee 3 ... 2>&1 | tee console.log` (`[defaultN]:` prefixes)",
     "b": "`torchrun --log-dir logs --redirects 3` tree `logs/<run_id>_<rand>/attempt_0/<local_rank>/{stdout,stderr}.log` + the launcher's own output `launcher.log`",
     "c": "`rank<N>.log` written by the trainer's `logging.FileHandler` (asctime stamps) + `launcher.log` (torchrun's output, which also carries the workers' uncaught tracebacks from stderr, `[rankN]:`-prefixed)",
     "d": "`worker-<N>.log` (each worker's stdout+stderr redirected by `worker.sh` under `torchrun --no-python`) + `launcher.log`",
+    "e": "both copies of each stream: `console.log` from `torchrun --log-dir logs --tee 3 ... 2>&1 | tee console.log` (`[defaultN]:` prefixes) and the `logs/<run_id>_<rand>/attempt_0/<local_rank>/{stdout,stderr}.log` tree; the trainer logs to stdout (`--log-stream stdout`), tracebacks go to stderr",
     "n": "`node-0/console.log`, `node-1/console.log` (one torchrun agent per node, `--tee 3`)",
 }
 TIMEOUT = "Timed out waiting 10000ms for"
@@ -30,8 +31,9 @@ def hang(culprit, contains=None, category="nccl_timeout_hang", kind="rank"):
 S = {}
 
 
-def add(slug, wait, layout, behaviour, init, collateral, notes, command):
-    S[slug] = dict(wait=wait, layout=layout, behaviour=behaviour, init=init, collateral=collateral, notes=notes, command=command)
+def add(slug, wait, layout, behaviour, init, collateral, notes, command, captured="2026-12-01"):
+    S[slug] = dict(wait=wait, layout=layout, behaviour=behaviour, init=init, collateral=collateral, notes=notes,
+                   command=command, captured=captured)
 
 RUN = "sample_logs/hangs/_capture/capture.sh sample_logs/hangs {slug}"
 
@@ -219,6 +221,28 @@ add("fr-mismatch-allgather-2rank-tee", "gloo timeout (all_gather vs all_reduce, 
     "one against one: the FR dumps show seq 17 gloo:all_reduce on rank 0 and gloo:all_gather on rank 1, and nothing in them or in the logs says which is the intended collective: both tracebacks run from the same function (train.py main, lines 168 and 172) into their own collective, and rank 1's send timeout (followed by rank 0's 'Connection closed by peer') says only which side gave up first. The fault was injected into rank 1, but that is the trainer's design, not a fact of the logs: by issue 21 section 3 the verdict is a tie (kind unknown, no rank), and the truth says so; a tie has no one first deviating line, so that field is not scored; the re-keyed fr_trace names rank 1 'Culprit' because it takes the first rank it reads (rank 0) as the expected collective (in fr-mismatch-allgather-tee the same rule names the majority). Captured with PYENV=/home/user/venv-fr (the same torch 2.13.0+cpu)." + FRNOTE,
     "TORCH_FR_BUFFER_SIZE=2000 ... --mode mismatch_gather --culprit 1 --fail-step 4 --fr-dir fr_dump (2 processes)")
 
+# ---- one stream, two copies (layout e): the --tee console and the --log-dir tree
+add("allreduce-thread-error-both", "gloo all_reduce recv/send timeout", "e",
+    "(5) rank 1's prefetch thread raises OSError EIO at batch 5; its main thread waits",
+    hang(1, "OSError: [Errno 5] Input/output error", category="storage_io"), [(TIMEOUT, [0, 2])],
+    "rank 1's thread traceback is in its stderr.log (no stamp anywhere in that file) and in console.log; in the console it sits right after rank 1's start-up lines and before its 'step 1' line although it was raised after step 4: torchrun's --tee tails stdout.log and stderr.log separately, and the trainer's stdout (a file, so block-buffered) is flushed later than its unbuffered stderr. Ranks 0 and 2 time out in step 5's all_reduce.",
+    "--log-stream stdout --mode thread_error --culprit 1 --fail-step 5", captured="2026-12-02")
+add("allreduce-stall-same-step-both", "gloo all_reduce recv/send timeout", "e",
+    "(1) rank 2 logs `step 4` like its peers, then stalls before the step's all_reduce",
+    hang(2), [(TIMEOUT, [0, 1])],
+    "rank 2 stalled after logging step 4 (no step lag); ranks 0 and 1 time out in step 4's all_reduce after 10 s; their tracebacks are unstamped in stderr.log and in the console; torchrun SIGTERMs rank 2.",
+    "--log-stream stdout --mode stall_same --culprit 2 --fail-step 4", captured="2026-12-02")
+add("barrier-stall-behind-both", "gloo barrier timeout", "e",
+    "(2) rank 0 stalls before logging `step 5` (its last line is `step 4`)",
+    hang(0), [(TIMEOUT, [1, 2])],
+    "rank 0 (the store host) stalled before step 5; ranks 1 and 2 logged step 5 and timed out in dist.barrier() after 10 s; torchrun SIGTERMs rank 0.",
+    "--log-stream stdout --wait barrier --mode stall_behind --culprit 0 --fail-step 5", captured="2026-12-02")
+add("allreduce-thread-error-late-both", "gloo all_reduce recv/send timeout", "e",
+    "(5) rank 2's prefetch thread raises OSError EIO at batch 40 (8 s into the run); its main thread waits",
+    hang(2, "OSError: [Errno 5] Input/output error", category="storage_io"), [(TIMEOUT, [0, 1])],
+    "as allreduce-thread-error-both, 40 steps in: in console.log rank 2's EIO traceback comes before all 39 of its step lines (stdout flushed at exit), so its neighbours there say nothing of when it was raised. Ranks 0 and 1 log 'rank N failed at step 40' (stdout) and re-raise; in the console each rank's gloo traceback (stderr) is cut in two by its own 'failed at step 40' line, the two files' tails racing.",
+    "--log-stream stdout --mode thread_error --culprit 2 --fail-step 40 --steps 60", captured="2026-12-02")
+
 # ---- added in the second capture round
 add("mbarrier-stall-behind-rankfiles", "dist.monitored_barrier timeout", "c",
     "(2) rank 2 stalls before logging `step 5` (last line `step 4`)",
@@ -334,7 +358,7 @@ def readme(slug, s):
 * **root cause:** `{t['root_cause']['category']}`
 * **first deviating line (truth):** {cite}
 * **collateral:** {col}
-* **versions:** {TORCH}
+* **versions:** {TORCH}, {s['captured']}
 
 Command (in `/home/user/job/{slug}/`, torchrun = `/home/user/venv/bin/torchrun`): `{cmd}`
 
