@@ -108,6 +108,23 @@ def test_a_trailing_traceback_is_open_ended_until_a_launcher_copy_bounds_it(tmp_
     assert in_findings in ([], [bounds])
 
 
+def test_a_tee_consoles_later_lines_do_not_bound_a_traceback_from_above(tmp_path):
+    # Real capture: rank 2's prefetch thread raised EIO at batch 40 (after its step 39
+    # line), but in the --tee console its traceback (stderr) comes before all its step
+    # lines (stdout, block-buffered, read later). The step 1 line after it is no upper
+    # bound; the launcher's table (rank 2 SIGTERMed at 02:39:39) is.
+    src = SAMPLES / "hangs" / "allreduce-thread-error-late-both" / "console.log"
+    job = write_job(tmp_path, {"console.log": src.read_text()})
+    with _reconciled(job) as con:
+        lo, hi = con.execute(
+            "SELECT b.ts_lo, b.ts_hi FROM stamp_bounds b JOIN events e USING (file, line_no) "
+            "WHERE e.rank = 2 AND e.message LIKE '%Input/output error%'").fetchone()
+        step39 = con.execute("SELECT max(ts_aligned) FROM events WHERE rank = 2 AND kind = 'app.step_metrics' "
+                             "AND message LIKE '%step 39 |%'").fetchone()[0]
+    assert lo is not None and lo < step39
+    assert hi is not None and hi > step39 and hi == _utc("02:39:40").replace(day=2)
+
+
 def test_the_worker_report_is_the_evidence_whichever_copies_are_there(tmp_path):
     # two ranks, rank 1 raises: its stderr.log, and the launcher's table and exit line
     files = {f"{LOGDIR}/{r}/stdout.log": "" for r in (0, 1)}

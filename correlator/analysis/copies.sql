@@ -12,6 +12,12 @@
 -- stream has none, as ingest does), in aligned time; NULL hi: open, nothing stamped
 -- after it. A stamped event's interval is its stamp. Only files that hold a report or
 -- a finding with an estimated stamp are windowed.
+-- A launcher console's echo of a worker stream (torchrun --tee, `[defaultN]:`) is the
+-- order in which torchrun's two tail threads read the worker's stdout.log and stderr.log,
+-- and a Python worker's stdout to a file is block-buffered: its stderr traceback can come
+-- before stdout lines it wrote seconds earlier (sample_logs/hangs/*-both). There, a
+-- stamped line after an unstamped one is no upper bound on its time; the stamped line
+-- before it still bounds a stderr traceback from below (it was read, so written, first).
 CREATE OR REPLACE TEMP TABLE stamp_bounds AS
 WITH wanted AS (
     SELECT DISTINCT file FROM findings WHERE ts_estimated
@@ -22,6 +28,8 @@ WITH wanted AS (
 ),
 w AS (
     SELECT e.file, e.line_no, e.ts_estimated,
+           e.local_rank IS NOT NULL
+             AND e.file IN (SELECT DISTINCT file FROM events WHERE source = 'torchrun' AND rank IS NULL) AS tee_echo,
            max(CASE WHEN NOT e.ts_estimated THEN e.ts_aligned END) OVER (
                PARTITION BY e.file, e.rank, e.local_rank ORDER BY e.line_no
                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS s_lo,
@@ -34,7 +42,8 @@ w AS (
                PARTITION BY e.file ORDER BY e.line_no ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS f_hi
     FROM events e WHERE e.file IN (SELECT file FROM wanted)
 )
-SELECT file, line_no, min(coalesce(s_lo, f_lo)) AS ts_lo, max(coalesce(s_hi, f_hi)) AS ts_hi
+SELECT file, line_no, min(coalesce(s_lo, f_lo)) AS ts_lo,
+       CASE WHEN bool_or(tee_echo) THEN NULL ELSE max(coalesce(s_hi, f_hi)) END AS ts_hi
 FROM w WHERE ts_estimated GROUP BY file, line_no;
 
 -- The reports a copy can be one of. A rank's own: what it printed of its failure
