@@ -148,3 +148,14 @@ def test_the_world_size_the_logs_state_is_in_the_files_table(tmp_path):
     with open_timeline(str(write_job(tmp_path / "job", files)), QUIET) as con:
         got = dict(con.execute("SELECT file, world_size FROM files").fetchall())
     assert got == {"a.log": 4, "b.log": None, "c.log": 8}
+
+
+def test_a_job_of_world_size_one_is_rank_zero(tmp_path):
+    one = "12/01/2026 20:23:50 - INFO - ft -   World size = 1\n"
+    err = "Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\nMemoryError\n"
+    assert _ranks(write_job(tmp_path / "one", {"train.log": one + err})) == {"train.log": [0]}
+    # another file says the world is 4: a file stating 1 is no longer the whole job
+    got = _ranks(write_job(tmp_path / "mixed", {"train.log": one + err, "other.log": _starting(4)}))
+    assert got["train.log"] == [None]
+    # a file that states nothing of the world is not given a rank
+    assert _ranks(write_job(tmp_path / "none", {"train.log": err})) == {"train.log": [None]}

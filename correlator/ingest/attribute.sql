@@ -297,17 +297,29 @@ WHERE r IS NOT NULL
   AND file NOT IN (SELECT file FROM combo_a WHERE rank_a IS NOT NULL)
 GROUP BY file HAVING count(DISTINCT r) = 1;
 
+-- A job whose lines state a world size of 1, and none larger, is one process: rank 0.
+-- Its files that name no rank otherwise are rank 0's (never a launcher console or a
+-- node-level file, which speak of other processes or of none).
+CREATE TEMP TABLE file_world_one AS
+SELECT file FROM file_world_size
+WHERE world_size = 1 AND (SELECT max(world_size) FROM file_world_size) = 1
+  AND file NOT IN (SELECT file FROM launcher_files)
+  AND file NOT IN (SELECT file FROM file_paths WHERE node_level)
+  AND file NOT IN (SELECT file FROM combo_a WHERE rank_a IS NOT NULL);
+
 CREATE TEMP TABLE combo_pre AS
 WITH filled AS (
     SELECT a.*,
            coalesce(a.rank_a,
                     CASE WHEN a.file NOT IN (SELECT file FROM launcher_files) OR a.local_rank IS NOT NULL
                          THEN s.rank END,
-                    ar.rank) AS final_rank
+                    ar.rank,
+                    CASE WHEN w1.file IS NOT NULL THEN 0 END) AS final_rank
     FROM combo_a a
     LEFT JOIN stream_rank s
       ON s.file = a.file AND s.local_rank IS NOT DISTINCT FROM a.local_rank
     LEFT JOIN file_app_rank ar ON ar.file = a.file
+    LEFT JOIN file_world_one w1 ON w1.file = a.file
 )
 SELECT f.*, p.path_node, p.family, p.member, coalesce(p.node_level, false) AS node_level
 FROM filled f LEFT JOIN file_paths p ON p.file = f.file;
