@@ -41,19 +41,26 @@ PATTERNS = (
     # names one for (attribute.sql). `rank=3` alone is left out: it names a peer as often.
     Pattern(
         "app.world_size",
-        triggers=("world_size", "world size", "World size", "World Size", "WORLD_SIZE", " of "),
+        triggers=("world_size", "world size", "World size", "World Size", "WORLD_SIZE", " of ",
+                  "distributed training: False"),
         regex=(
             r"(?i)\bworld[_ ]size\s*(?:=|:|\.{3,})\s*(?P<world_size>\d+)"
             r"|\brank\s+(?P<app_rank>\d+)\s+of\s+(?P<app_world_size>\d+)\b"
+            # the HF example scripts' start-up line: not distributed is one process
+            r"|\bdistributed training: (?P<not_distributed>False)\b"
         ),
         examples=(
             "2026-12-01 20:26:34,161 INFO trainer: starting: world_size=4 pid=13735 host=vm",
             "2026-12-01 20:26:34,911 INFO trainer: process group ready (backend=gloo, rank 3 of 4)",
             "[2025-02-07 01:13:41,065] [INFO] [config.py:1003:print]   world_size ................... 1",
+            "12/01/2026 20:37:51 - WARNING - hf_train - Process rank: 0, device: cpu, n_gpu: 0, "
+            "distributed training: False",
         ),
         near_misses=(
             "train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size 8 != 2 * 1 * 1",
             "[2020-12-24 16:25:13,902] [INFO] [launch.py:100:main] dist_world_size=2",
+            "12/01/2026 20:37:38 - WARNING - hf_train - Process rank: 1, device: cpu:0, n_gpu: 0, "
+            "distributed training: True",
         ),
     ),
     Pattern(

@@ -159,3 +159,11 @@ def test_a_job_of_world_size_one_is_rank_zero(tmp_path):
     assert got["train.log"] == [None]
     # a file that states nothing of the world is not given a rank
     assert _ranks(write_job(tmp_path / "none", {"train.log": err})) == {"train.log": [None]}
+
+
+def test_hf_not_distributed_is_a_world_of_one(tmp_path):
+    line = ("12/01/2026 20:37:51 - WARNING - hf_train - Process rank: 0, device: cpu, n_gpu: 0, "
+            "distributed training: {}\n")
+    err = "Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\nMemoryError\n"
+    assert _ranks(write_job(tmp_path / "alone", {"train.log": line.format("False") + err})) == {"train.log": [0]}
+    assert _ranks(write_job(tmp_path / "dist", {"train.log": line.format("True") + err})) == {"train.log": [None]}

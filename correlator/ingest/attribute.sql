@@ -279,7 +279,8 @@ CREATE TEMP TABLE file_world_size AS
 SELECT file, CAST(max(n) AS INTEGER) AS world_size FROM (
     SELECT file, int_attr(attrs, 'nranks') AS n FROM fact_events WHERE kind = 'nccl.comm_init'
     UNION ALL
-    SELECT file, coalesce(int_attr(attrs, 'world_size'), int_attr(attrs, 'app_world_size')) AS n
+    SELECT file, coalesce(int_attr(attrs, 'world_size'), int_attr(attrs, 'app_world_size'),
+                          CASE WHEN attr(attrs, 'not_distributed') IS NOT NULL THEN 1 END) AS n
     FROM fact_events WHERE kind = 'app.world_size')
 WHERE n BETWEEN 1 AND 65536
 GROUP BY file;
