@@ -68,7 +68,8 @@ class Initiating(BaseModel):
         default="unknown",
         description="rank: one rank (or node) started it; all_ranks: every rank failed alike (a configuration, "
                     "environment or version error); external: the job was stopped from outside (scheduler, "
-                    "signal, preemption); unknown: only echoes were found",
+                    "signal, preemption); unknown: the logs name no rank or node that started it (only echoes "
+                    "were found, or one process's error with no rank on it, as in a lone pasted traceback)",
     )
     rank: int | None = None
     node: str | None = None

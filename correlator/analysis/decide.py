@@ -179,13 +179,13 @@ def decide(
             top.node = late[0]
             top.notes.append(f"node {late[0]}'s first line ({late[1]:%H:%M:%S}) comes after another node's agent "
                              "had given up waiting: it started late")
-    # one process's own failure is kind "rank" even where its rank number is not printed
-    # (a lone pasted traceback); "unknown" is left for inferences that name nobody
+    # "rank" only where the logs name the rank (or the node) that started it: a lone
+    # pasted traceback names no process, and whether the job's other ranks failed alike,
+    # or one of them first, is not in it. Its kind is "unknown"; the root cause and the
+    # first deviating line still say what failed.
     kind = ("external" if external else "all_ranks" if all_ranks
             else "unknown" if witness_only
-            else "rank" if top.rank is not None or top.node is not None
-            or (top.evidence is not None and top.inference is None
-                and not (top.classification and top.classification.entry.echo)) else "unknown")
+            else "rank" if top.rank is not None or top.node is not None else "unknown")
     nobody = all_ranks or external
     local_rank, gpu = (None, None) if nobody else _device_of(con, top)
     verdict.initiating = Initiating(
