@@ -264,6 +264,11 @@ def test_sql_conditions_split_at_top_level_and_or_only():
     assert _conjuncts('e.kind = \'a\' AND "odd AND name" = 1') == ["e.kind = 'a'", '"odd AND name" = 1']
     # comments are not understood: the condition stays whole
     assert _conjuncts("e.kind = 'a' -- AND\n AND e.level = 'b'") == ["e.kind = 'a' -- AND\n AND e.level = 'b'"]
+    # ... but "--" inside a string literal is no comment (HF messages quote `--eval_steps`)
+    assert _conjuncts("contains(e.shape, 'needs --eval_steps') AND regexp_matches(e.message, 'x')") == [
+        "contains(e.shape, 'needs --eval_steps')", "regexp_matches(e.message, 'x')"]
+    assert _cheap_part("contains(e.shape, 'needs --eval_steps') AND regexp_matches(e.message, 'x')") == (
+        "(contains(e.shape, 'needs --eval_steps'))")
 
 
 def test_a_shortcut_that_fails_falls_back_to_the_full_scan(samples, tmp_path, monkeypatch):

@@ -10,8 +10,8 @@
 -- traceback possibly minutes earlier than the traceback. The interval is
 -- [previous stamped line, next stamped line] of the same stream (the file's where the
 -- stream has none, as ingest does), in aligned time; NULL hi: open, nothing stamped
--- after it. A stamped event's interval is its stamp. Only files that hold a report or
--- a finding with an estimated stamp are windowed.
+-- after it. A stamped event's interval is its stamp. Only the lines the later steps ask
+-- about get one: findings and WARNING-or-worse events with an estimated stamp.
 -- A launcher console's echo of a worker stream (torchrun --tee, `[defaultN]:`) is the
 -- order in which torchrun's two tail threads read the worker's stdout.log and stderr.log,
 -- and a Python worker's stdout to a file is block-buffered: its stderr traceback can come
@@ -20,31 +20,76 @@
 -- before it still bounds a stderr traceback from below (it was read, so written, first).
 CREATE OR REPLACE TEMP TABLE stamp_bounds AS
 WITH wanted AS (
-    SELECT DISTINCT file FROM findings WHERE ts_estimated
+    SELECT DISTINCT file, line_no FROM findings WHERE ts_estimated
     -- the lines deviation.sql and outcome.sql may ask about (WARNING or worse)
-    UNION SELECT DISTINCT file FROM events
+    UNION SELECT file, line_no FROM events
     WHERE ts_estimated
       AND (level IN ('WARNING', 'ERROR', 'CRITICAL') OR kind IN ('process.fatal_signal', 'process.nonzero_exit'))
 ),
-w AS (
-    SELECT e.file, e.line_no, e.ts_estimated,
+w AS MATERIALIZED (
+    SELECT e.file, e.line_no, coalesce(e.rank, -1) AS r, coalesce(e.local_rank, -1) AS lr,
            e.local_rank IS NOT NULL
-             AND e.file IN (SELECT DISTINCT file FROM events WHERE source = 'torchrun' AND rank IS NULL) AS tee_echo,
-           max(CASE WHEN NOT e.ts_estimated THEN e.ts_aligned END) OVER (
-               PARTITION BY e.file, e.rank, e.local_rank ORDER BY e.line_no
-               ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS s_lo,
-           min(CASE WHEN NOT e.ts_estimated THEN e.ts_aligned END) OVER (
-               PARTITION BY e.file, e.rank, e.local_rank ORDER BY e.line_no
-               ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS s_hi,
-           max(CASE WHEN NOT e.ts_estimated THEN e.ts_aligned END) OVER (
-               PARTITION BY e.file ORDER BY e.line_no ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS f_lo,
-           min(CASE WHEN NOT e.ts_estimated THEN e.ts_aligned END) OVER (
-               PARTITION BY e.file ORDER BY e.line_no ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS f_hi
-    FROM events e WHERE e.file IN (SELECT file FROM wanted)
-)
-SELECT file, line_no, min(coalesce(s_lo, f_lo)) AS ts_lo,
-       CASE WHEN bool_or(tee_echo) THEN NULL ELSE max(coalesce(s_hi, f_hi)) END AS ts_hi
-FROM w WHERE ts_estimated GROUP BY file, line_no;
+             AND e.file IN (SELECT DISTINCT file FROM events WHERE source = 'torchrun' AND rank IS NULL) AS tee_echo
+    FROM events e SEMI JOIN wanted k ON k.file = e.file AND k.line_no = e.line_no
+    WHERE e.ts_estimated
+),
+-- The latest stamp before and the earliest after each line asked about, in its stream
+-- (s_) and in its file (f_). A job has a few hundred such lines and millions of stamped
+-- ones: look within 5,000 lines first (a hash join on the file); only where nothing
+-- stamped is that near, the nearest stamped line further off, over the few files
+-- concerned, with ASOF joins.
+near AS MATERIALIZED (
+    SELECT w.file, w.line_no,
+           -- (a stamped part of the same line, split in two events, is this line's time)
+           max(s.ts_aligned) FILTER (WHERE s.r = w.r AND s.lr = w.lr AND s.line_no <= w.line_no) AS s_lo,
+           min(s.ts_aligned) FILTER (WHERE s.r = w.r AND s.lr = w.lr AND s.line_no >= w.line_no) AS s_hi,
+           max(s.ts_aligned) FILTER (WHERE s.line_no <= w.line_no) AS f_lo,
+           min(s.ts_aligned) FILTER (WHERE s.line_no >= w.line_no) AS f_hi
+    FROM w LEFT JOIN (
+        SELECT file, line_no, coalesce(rank, -1) AS r, coalesce(local_rank, -1) AS lr, ts_aligned FROM events
+        WHERE NOT ts_estimated AND ts_aligned IS NOT NULL AND file IN (SELECT file FROM w)) s
+      ON s.file = w.file AND s.line_no BETWEEN w.line_no - 5000 AND w.line_no + 5000
+    GROUP BY w.file, w.line_no
+),
+-- where the stamped lines of each stream of those files begin and end: a bound not found
+-- near a line and past the end of its stream (a traceback that ends a file) is no bound
+extent AS MATERIALIZED (
+    SELECT file, coalesce(rank, -1) AS r, coalesce(local_rank, -1) AS lr, min(line_no) AS first, max(line_no) AS last
+    FROM events
+    WHERE NOT ts_estimated AND ts_aligned IS NOT NULL AND file IN (SELECT file FROM w)
+    GROUP BY ALL
+),
+open_w AS MATERIALIZED (
+    SELECT w.* FROM w
+    JOIN near n ON n.file = w.file AND n.line_no = w.line_no
+    LEFT JOIN extent x ON x.file = w.file AND x.r = w.r AND x.lr = w.lr
+    LEFT JOIN (SELECT file, min(first) AS first, max(last) AS last FROM extent GROUP BY file) y ON y.file = w.file
+    WHERE (n.s_lo IS NULL AND x.first < w.line_no) OR (n.s_hi IS NULL AND x.last > w.line_no)
+       OR (n.f_lo IS NULL AND y.first < w.line_no) OR (n.f_hi IS NULL AND y.last > w.line_no)
+),
+far AS MATERIALIZED (
+    SELECT file, coalesce(rank, -1) AS r, coalesce(local_rank, -1) AS lr, line_no, ts_aligned FROM events
+    WHERE NOT ts_estimated AND ts_aligned IS NOT NULL AND file IN (SELECT DISTINCT file FROM open_w)
+),
+far_s_lo AS (SELECT o.file, o.line_no, s.ts_aligned AS t FROM open_w o ASOF JOIN far s
+             ON s.file = o.file AND s.r = o.r AND s.lr = o.lr AND o.line_no > s.line_no),
+far_s_hi AS (SELECT o.file, o.line_no, s.ts_aligned AS t FROM open_w o ASOF JOIN far s
+             ON s.file = o.file AND s.r = o.r AND s.lr = o.lr AND o.line_no < s.line_no),
+far_f_lo AS (SELECT o.file, o.line_no, s.ts_aligned AS t FROM open_w o ASOF JOIN far s
+             ON s.file = o.file AND o.line_no > s.line_no),
+far_f_hi AS (SELECT o.file, o.line_no, s.ts_aligned AS t FROM open_w o ASOF JOIN far s
+             ON s.file = o.file AND o.line_no < s.line_no)
+-- (a line split in two events is asked about twice: its widest interval)
+SELECT w.file, w.line_no,
+       min(coalesce(n.s_lo, a.t, n.f_lo, c.t)) AS ts_lo,
+       CASE WHEN bool_or(w.tee_echo) THEN NULL ELSE max(coalesce(n.s_hi, b.t, n.f_hi, d.t)) END AS ts_hi
+FROM w
+JOIN near n ON n.file = w.file AND n.line_no = w.line_no
+LEFT JOIN far_s_lo a ON a.file = w.file AND a.line_no = w.line_no
+LEFT JOIN far_s_hi b ON b.file = w.file AND b.line_no = w.line_no
+LEFT JOIN far_f_lo c ON c.file = w.file AND c.line_no = w.line_no
+LEFT JOIN far_f_hi d ON d.file = w.file AND d.line_no = w.line_no
+GROUP BY w.file, w.line_no;
 
 -- The reports a copy can be one of. A rank's own: what it printed of its failure
 -- (ERROR or worse, a fatal signal, an exit status) that no rule calls context or
@@ -111,8 +156,8 @@ primary_of_own AS (
 ),
 primary_of_launcher AS (
     SELECT l.file, l.line_no,
-           arg_max({'file': o.file, 'line_no': o.line_no}, (coalesce(o.lo, TIMESTAMPTZ '1970-01-01'), -o.copy_order))
-             AS p
+           arg_max({'file': o.file, 'line_no': o.line_no},
+                   (coalesce(o.lo, TIMESTAMPTZ '1970-01-01'), -o.copy_order, o.line_no)) AS p
     FROM copy_reports l JOIN own o
       ON l.launcher AND o.rank = l.rank AND (l.node IS NULL OR o.node IS NULL OR l.node = o.node)
      AND (o.lo IS NULL OR l.hi IS NULL OR o.lo <= l.hi + INTERVAL $SIMULTANEOUS_S SECOND)

@@ -23,7 +23,19 @@ SELECT f.rank, f.printed_by, f.category, f.file, f.line_no, f.ts_aligned,
        -- a printed wait is believed up to a week (a longer one is a garbled line)
        f.ts_aligned - to_milliseconds(CASE WHEN w.ms BETWEEN 0 AND 604800000 THEN w.ms ELSE 0 END) AS started
 FROM findings f
-LEFT JOIN events e ON e.file = f.file AND e.line_no = f.line_no
+-- the reports' attrs: from the rules' candidate rows (rulebook.create_findings), which
+-- hold every finding a filtered rule made; the events only for any other (a join with
+-- the events' attrs costs a second on a 1 GB job)
+LEFT JOIN (
+    SELECT c.file, c.line_no, any_value(c.attrs) AS attrs FROM rule_candidates c
+    SEMI JOIN findings k ON k.file = c.file AND k.line_no = c.line_no AND k.role = 'collateral'
+    GROUP BY ALL
+    UNION ALL
+    SELECT e.file, e.line_no, any_value(e.attrs) FROM events e
+    SEMI JOIN (SELECT file, line_no FROM findings WHERE role = 'collateral'
+               EXCEPT SELECT file, line_no FROM rule_candidates) m ON m.file = e.file AND m.line_no = e.line_no
+    GROUP BY ALL
+) e ON e.file = f.file AND e.line_no = f.line_no
 CROSS JOIN LATERAL (SELECT coalesce(TRY_CAST(e.attrs['ran_for_ms'] AS BIGINT),
                                     TRY_CAST(e.attrs['timeout_ms'] AS BIGINT), 0) AS ms) w
 WHERE f.role = 'collateral' AND f.category IN ('nccl_timeout_hang', 'rendezvous');
@@ -319,12 +331,16 @@ last_own AS (
                          (coalesce(ts_aligned, TIMESTAMPTZ '1970-01-01'), line_no)) AS k
     FROM events WHERE rank IN (SELECT rank FROM awaited) AND source NOT IN ('torchrun', 'slurm')
     GROUP BY rank
+),
+said AS (
+    SELECT t.file, t.line_no, min(t.message) AS message
+    FROM last_own l JOIN timeline_raw t ON t.file = l.k.file AND t.line_no = l.k.line_no GROUP BY ALL
 )
-SELECT 'store_key_awaited', 'rendezvous', a.rank, l.k.node, l.k.file, l.k.line_no, l.k.line_end,
-       (SELECT min(t.message) FROM timeline_raw t WHERE t.file = l.k.file AND t.line_no = l.k.line_no),
+SELECT 'store_key_awaited', 'rendezvous', a.rank, l.k.node, l.k.file, l.k.line_no, l.k.line_end, m.message,
        l.k.ts, 0.9,
        a.n || ' store wait(s) timed out on the key of rank ' || a.rank || ' (it never joined the process group)'
-FROM awaited a LEFT JOIN last_own l ON l.rank = a.rank;
+FROM awaited a LEFT JOIN last_own l ON l.rank = a.rank
+LEFT JOIN said m ON m.file = l.k.file AND m.line_no = l.k.line_no;
 
 -- The ranks the others waited for: the one they name (a monitored-barrier report,
 -- the store key they waited on), or the one rank among them that reports no echo.
@@ -357,14 +373,16 @@ WITH done AS (
       AND (ts_aligned IS NULL OR (SELECT min(ts_aligned) FROM waits) IS NULL
            OR ts_aligned <= (SELECT min(ts_aligned) FROM waits) + INTERVAL 2 SECOND)
     GROUP BY rank
+),
+said AS (
+    SELECT t.file, t.line_no, min(t.message) AS message
+    FROM done d JOIN timeline_raw t ON t.file = d.k.file AND t.line_no = d.k.line_no GROUP BY ALL
 )
 SELECT 'awaited_rank_finished',
        CASE WHEN (SELECT category FROM wait_kind) = 'rendezvous' THEN 'rendezvous' ELSE 'data_error' END,
-       d.rank, d.k.node, d.k.file, d.k.line_no, d.k.line_end,
-       (SELECT min(t.message) FROM timeline_raw t WHERE t.file = d.k.file AND t.line_no = d.k.line_no),
-       d.k.ts, 0.95,
+       d.rank, d.k.node, d.k.file, d.k.line_no, d.k.line_end, m.message, d.k.ts, 0.95,
        'the others waited for it, and it had said it finished: its share of the work ended early'
-FROM done d;
+FROM done d LEFT JOIN said m ON m.file = d.k.file AND m.line_no = d.k.line_no;
 
 -- quiet_rank_own_error: the rank the others waited for (the one they name, the
 -- one silent or odd one out among them) printed an error of its own before their

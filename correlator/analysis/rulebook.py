@@ -637,7 +637,10 @@ def _closing_paren(sql: str, start: int) -> int:
 def _split_top(sql: str, word: str) -> list[str]:
     """``sql`` split at ``word`` (AND / OR) outside parentheses, quotes and
     CASE ... END, and not at the AND of a BETWEEN."""
-    if "--" in sql or "/*" in sql:  # comments: not worth understanding, taken whole
+    # comments: not worth understanding, taken whole (outside string literals only: an
+    # HF message quoting `--eval_steps` once sent every rule's candidates to a full scan)
+    bare = _without_strings(sql)
+    if "--" in bare or "/*" in bare:
         return [sql.strip()]
     parts, start, between = [], 0, False
     for m, depth, token in _top_level(sql):
