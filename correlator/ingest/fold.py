@@ -116,7 +116,7 @@ def per_stream(df: pl.DataFrame) -> Callable[[pl.Expr], pl.Expr]:
 def continuation_flags(
     df: pl.DataFrame, within: Callable[[pl.Expr], pl.Expr] | None = None,
     shaped: tuple[pl.Series, pl.Series] | None = None,
-) -> pl.Series:
+) -> pl.DataFrame:
     """Per row: ``cont``, does this line continue the event above it (same stream)?
     and ``aside``, is it a line of its own inside an event that goes on after it?
 
