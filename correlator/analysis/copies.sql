@@ -18,6 +18,10 @@
 -- before stdout lines it wrote seconds earlier (sample_logs/hangs/*-both). There, a
 -- stamped line after an unstamped one is no upper bound on its time; the stamped line
 -- before it still bounds a stderr traceback from below (it was read, so written, first).
+-- The launcher consoles: files where torchrun's agent speaks with no rank of its own.
+CREATE OR REPLACE TEMP TABLE console_files AS
+SELECT DISTINCT file FROM events WHERE source = 'torchrun' AND rank IS NULL;
+
 CREATE OR REPLACE TEMP TABLE stamp_bounds AS
 WITH wanted AS (
     SELECT DISTINCT file, line_no FROM findings WHERE ts_estimated
@@ -29,7 +33,7 @@ WITH wanted AS (
 w AS MATERIALIZED (
     SELECT e.file, e.line_no, coalesce(e.rank, -1) AS r, coalesce(e.local_rank, -1) AS lr,
            e.local_rank IS NOT NULL
-             AND e.file IN (SELECT DISTINCT file FROM events WHERE source = 'torchrun' AND rank IS NULL) AS tee_echo
+             AND e.file IN (SELECT file FROM console_files) AS tee_echo
     FROM events e SEMI JOIN wanted k ON k.file = e.file AND k.line_no = e.line_no
     WHERE e.ts_estimated
 ),
@@ -99,9 +103,7 @@ GROUP BY w.file, w.line_no;
 -- printed after the child died, so the child's report precedes them. A SIGKILL
 -- summary is no copy: nothing in the killed process could report it.
 CREATE OR REPLACE TEMP TABLE copy_reports AS
-WITH launcher_files AS (
-    SELECT DISTINCT file FROM events WHERE source = 'torchrun' AND rank IS NULL
-),
+WITH launcher_files AS (SELECT file FROM console_files),
 roles AS (
     -- event_role's reading (deviation.sql), from the findings: a context line is one
     -- that no rule calls root or an echo
