@@ -11,6 +11,7 @@ from parsers import (
     collect_env,
     deepspeed,
     kernel,
+    kubernetes,
     nccl,
     nvidia_smi,
     process,
@@ -20,7 +21,7 @@ from parsers import (
 )
 from parsers.base import LEVEL_WORDS, Pattern
 
-MODULES = (nccl, c10d, torchrun, deepspeed, accelerate, kernel, nvidia_smi, collect_env, slurm, python, app, process)
+MODULES = (nccl, c10d, torchrun, deepspeed, accelerate, kernel, nvidia_smi, collect_env, slurm, kubernetes, python, app, process)
 PATTERNS: tuple[Pattern, ...] = tuple(p for m in MODULES for p in m.PATTERNS)
 
 __all__ = ["LEVEL_WORDS", "MODULES", "PATTERNS", "Pattern"]

@@ -99,6 +99,38 @@ PATTERNS = (
         level="WARNING",
         examples=("/usr/lib/python3/site-packages/torch/nn/modules/module.py:1501: UserWarning: something",),
     ),
+    # torch.multiprocessing.spawn: the parent's report of a child that died of a signal or
+    # exited non-zero (torch/multiprocessing/spawn.py ProcessContext.join). The index is the
+    # child's spawn index, the rank the job passes on (``fn(i, *args)``).
+    Pattern(
+        "python.spawn_child_exited",
+        triggers=("ProcessExitedException",),
+        regex=(
+            r"ProcessExitedException: process (?P<failed_rank>\d+) terminated with "
+            r"(?:signal (?P<signal>SIG[A-Z]+)|exit code (?P<exitcode>-?\d+))"
+        ),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGKILL",
+            "torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with exit code 1",
+        ),
+        near_misses=("torch.multiprocessing.spawn.ProcessRaisedException: ",),
+    ),
+    # torch's own Python logging (torch/_logging, torch >= 2.2): glog-like
+    # "W1205 08:51:17.876000 4694 torch/multiprocessing/spawn.py:165] ..."; the elastic
+    # agent's lines of the same shape are torchrun's (parsers/torchrun.py, tried first).
+    Pattern(
+        "python.torch_log",
+        envelope=True,
+        triggers=("torch/",),
+        regex=r"^(?P<lvl>[VIWEC])\d{4} \d\d:\d\d:\d\d\.\d+ (?P<pid>\d+) \S*torch/[\w/]+\.py:\d+\] ",
+        fills={"pid": "pid"},
+        examples=(
+            "W1205 08:51:17.876000 4694 torch/multiprocessing/spawn.py:165] Terminating process 4697 via signal SIGTERM",
+        ),
+        near_misses=("[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught",),
+    ),
     Pattern(
         "python.dataloader_worker_killed",
         triggers=("DataLoader worker (pid",),

@@ -46,6 +46,12 @@ ALLOWED: dict[str, dict[str, str]] = {
         "/root/": "verbatim pastes from public issue threads: the reporters' machines, not ours "
         "(each scenario's README names the thread)",
     },
+    "sample_logs/heldout3/": {
+        "/root/": "verbatim pastes from public issue threads, as in public/",
+    },
+    "sample_logs/heldout4/": {
+        "/root/": "verbatim pastes from public issue threads, as in public/",
+    },
     "sample_logs/_assemble/assemble.py": {
         "/root/autodl-tmp/": "comment saying how the public Seg-R1 traceback's own paths were "
         "replaced (chenqiu1024/Seg-R1 docs/runtime_error_in_output-20250831.md)",

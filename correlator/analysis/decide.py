@@ -103,8 +103,10 @@ def decide(
     first_dev = candidates[:1]
 
     hyps = hypotheses(con, root_rows, by_id, known_ranks, candidates)
-    failures = rows(con, "SELECT * FROM failure_evidence ORDER BY coalesce(ts_aligned, ts) NULLS LAST, file, line_no "
-                         "LIMIT 1")
+    # an error line before a runtime's warning line: NCCL's WARN is the failure only where
+    # nothing reported one as an error (a paste of NCCL's lines alone)
+    failures = rows(con, "SELECT * FROM failure_evidence ORDER BY coalesce(level = 'WARNING', false), "
+                         "coalesce(ts_aligned, ts) NULLS LAST, file, line_no LIMIT 1")
     # echoes a worker printed (a launcher's SIGTERM to every child echoes nothing of the failure)
     worker_echoes = [r for r in collateral_rows if r["printed_by"] is not None]
     if failures and not worker_echoes and not any(h.rule is not None or h.inference is None for h in hyps):
@@ -556,6 +558,11 @@ def _healthy_or_not(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
         verdict.status = "healthy"
         verdict.status_reason = f"the run reports a healthy end at {done[0]['file']}:{done[0]['line_no']}"
         return
+    warned = _warnings_only(con)
+    if warned is not None:
+        verdict.status = "healthy"
+        verdict.status_reason = warned
+        return
     verdict.status = "inconclusive"
     step = con.execute("SELECT max(TRY_CAST(attrs['step'] AS BIGINT)) FROM events "
                        "WHERE kind = 'app.step_metrics'").fetchone()[0]
@@ -563,6 +570,30 @@ def _healthy_or_not(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
     verdict.status_reason = f"no failure and no completion: the logs end {where} with no exit status"
     verdict.missing.append(f"the logs end {where} with neither a failure nor a completion line or exit status: "
                            "collect the scheduler's record of the job (its exit code) or the rest of the log")
+
+
+def _warnings_only(con: duckdb.DuckDBPyConnection) -> str | None:
+    """Why a run that printed warnings and no failure is healthy, or None.
+
+    A warning is a claim that something may go wrong, not that it did: where the run
+    trained on after its last warning, or the logs hold warnings and nothing of a run
+    that stopped (a pasted warning, a test run's noise), nothing failed. A log whose
+    progress stops at or before its last warning stays inconclusive: it may have hung
+    there."""
+    row = one(con, """
+        WITH w AS (SELECT file, rank, max(coalesce(line_end, line_no)) AS last_warn, count(*) AS n
+                   FROM events WHERE level = 'WARNING' GROUP BY file, rank)
+        SELECT sum(w.n), count(s.file), (SELECT count(*) FROM stream_progress),
+               count(*) FILTER (WHERE s.last_line > w.last_warn)
+        FROM w LEFT JOIN stream_progress s ON s.file = w.file AND s.rank IS NOT DISTINCT FROM w.rank""", [])
+    if not row or not row[0]:
+        return None
+    n_warn, _, any_progress, trained_after = row
+    if trained_after:
+        return f"{n_warn} warning(s) and no error the run did not survive; it trained on after its warnings"
+    if not any_progress:
+        return f"the logs hold {n_warn} warning(s) and no error: nothing says the run failed"
+    return None
 
 
 def separate_jobs(con: duckdb.DuckDBPyConnection) -> list[str]:

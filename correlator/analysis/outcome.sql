@@ -34,14 +34,21 @@ LEFT JOIN stream_progress s ON s.file = e.file AND s.rank IS NOT DISTINCT FROM e
 LEFT JOIN last_progress p ON p.rank = e.rank
 LEFT JOIN job_completion c ON c.file = e.file
 LEFT JOIN stamp_bounds sb ON sb.file = e.file AND sb.line_no = e.line_no
-WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'process.nonzero_exit'))
+WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'process.nonzero_exit')
+       -- a runtime's own warning line is its error report where the runtime has no
+       -- other (NCCL prints a failed verbs call or CUDA call as WARN and returns an
+       -- error code): evidence, ranked after every ERROR (decide.py)
+       OR (e.source = 'nccl' AND e.level = 'WARNING'))
   AND NOT coalesce(r.benign, false)
   AND coalesce(r.role, '') NOT IN ('context', 'collateral')
   AND NOT coalesce(s.last_line > coalesce(e.line_end, e.line_no), false)
   -- an estimated stamp is a lower bound (a stderr.log traceback inherits its file's
   -- last stamp, minutes early): trained on after its interval's end (copies.sql)
   AND NOT coalesce(p.t > CASE WHEN e.ts_estimated THEN sb.ts_hi ELSE e.ts_aligned END + INTERVAL 5 SECOND, false)
-  AND NOT coalesce(c.last_line > coalesce(e.line_end, e.line_no), false);
+  AND NOT coalesce(c.last_line > coalesce(e.line_end, e.line_no), false)
+  -- a warning after its file said the run completed is the teardown's (NCCL's proxy
+  -- thread and the network plugin complain as the process exits)
+  AND NOT (e.level = 'WARNING' AND coalesce(c.last_line < e.line_no, false));
 
 -- Echoes a stream trained on after (a retried connection that then worked) are
 -- no echo of a failure.

@@ -406,7 +406,7 @@ def match_sql(rules: list[LoadedRule], source: str = "events") -> str:
         selects.append(
             f"SELECT {sql_literal(r.id)} AS rule_id, {sql_literal(r.role)} AS role, {sql_literal(r.category)} AS category, "
             f"{'true' if r.benign else 'false'} AS benign, "
-            f"{blamed_rank_sql(r)} AS rank, e.rank AS printed_by, e.node, e.local_rank, e.file, e.line_no, "
+            f"{blamed_rank_sql(r)} AS rank, e.rank AS printed_by, coalesce(e.node, e.attrs['host']) AS node, e.local_rank, e.file, e.line_no, "
             "e.line_end, e.ts, e.ts_aligned, e.ts_estimated, e.level, "
             f"e.kind, e.template, e.message FROM {rows} WHERE {sql or 'true'}"
         )

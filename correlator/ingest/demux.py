@@ -358,6 +358,7 @@ _WRAP_PREFIX = (
     + r"|[A-Za-z0-9._-]*\d[A-Za-z0-9._-]*: )"
 )
 _START_CHARS = 12
+_TABLE_ROW = r"\S {3,}\S+ {3,}\S"
 _NOT_A_HEAD = r"(?:[|+│┃╮╯┐┘]|[-=]{3})\s*$"
 _LINE_START = (
     r"^(?:\[?[IWEF]\d{4} \d\d:\d\d|\[?[IWEF] [\w/.-]+\.(?:cpp|cc|h|hpp):\d+\]"
@@ -433,6 +434,9 @@ def join_hard_wraps(df: pl.DataFrame) -> pl.DataFrame:
         & ~(text.str.contains(_WRAP_PREFIX) & ~(cut_number & ~labelled))
         & ~text.str.contains(_LINE_START)
         & ~(text.str.contains(_EXCEPTION_START) & ~text.shift(1).str.ends_with(".").fill_null(False))
+        # two rows of a table (`kubectl get pods`, `squeue`): padded to one width, and
+        # columns apart by runs of spaces that no wrapped sentence has
+        & ~(text.str.contains(_TABLE_ROW) & text.shift(1).str.contains(_TABLE_ROW)).fill_null(False)
     )
     if not cont.any():
         return df

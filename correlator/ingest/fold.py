@@ -12,7 +12,8 @@ A line continues the event above it when it is:
 - a known continuation shape: ``frame #N``, ``Exception raised from``, chained
   exception markers, table borders of nvidia-smi, the accelerate state block,
   glog option dumps, closing brackets of a JSON dump, rich traceback boxes;
-- a ``Traceback`` line right after a chained-exception marker, and torch's
+- a ``Traceback`` line right after a chained-exception marker (or ``mp.spawn``'s
+  ``-- Process N terminated with the following error:``), and torch's
   ``Original Traceback`` right after the exception line that re-raises it;
 but a traceback frame (``  File "x.py", line N``) after a line that is neither
 indented nor ends in ``:`` starts an event: a traceback whose header was cut off;
@@ -38,6 +39,7 @@ _CONTINUATION_SHAPES = (
     r"|Exception raised from "
     r"|During handling of the above exception, another exception occurred:"
     r"|The above exception was the direct cause of the following exception:"
+    r"|-- Process \d+ terminated with the following error:$"  # torch.multiprocessing.spawn's child report
     r"|[}\]],?\s*$"
     r"|[-=]{10,}\s*$"  # table borders (torchrun ChildFailedError, ds_report)
     r"|[│╭╰├┃┏┗]"
@@ -57,6 +59,9 @@ _CHAIN_MARKERS = (
     "During handling of the above exception, another exception occurred:",
     "The above exception was the direct cause of the following exception:",
 )
+# mp.spawn re-raises a child's exception in the parent as ProcessRaisedException, whose
+# message is this header and the child's own traceback: one event, the child's.
+_SPAWN_CHILD_HEADER = r"^-- Process \d+ terminated with the following error:$"
 # "ValueError: x", "torch.OutOfMemoryError: CUDA out of memory", "KeyboardInterrupt"
 _EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure|error)\b(?::|$)|^[A-Za-z_][\w.]*: "
 
@@ -86,7 +91,7 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         blank.alias("blank"),
         (t.str.contains(r"^[ \t]") & ~blank & ~t.str.contains(_INDENTED_BUT_OWN)).alias("indented"),
         t.str.contains(_CONTINUATION_SHAPES).alias("shapes"),
-        t.is_in(list(_CHAIN_MARKERS)).alias("chain"),
+        (t.is_in(list(_CHAIN_MARKERS)) | t.str.contains(_SPAWN_CHILD_HEADER)).alias("chain"),
         t.str.starts_with("Traceback (most recent call last):").alias("tb_start"),
         t.str.starts_with("Original Traceback (most recent call last):").alias("orig_tb"),
         t.str.contains(_BLOCK_OPENERS).alias("opener_line"),

@@ -247,6 +247,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     df = df.drop(SHAPE_CODE)
     ev = fold(df, carry_cols=_CARRY, shaped=line_shapes)
     ev = ev.filter(_not_blank(ev.get_column("message"), line_shapes[0], ev.get_column("shape_code")))
+    ev = _spawn_child_rank(ev)
     # Path facts rank below the line's own prefix; Slurm's task id stands in for
     # the rank only when nothing else names one (one task per rank).
     ev = ev.with_columns(
@@ -298,6 +299,22 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         pl.col("part"),
         _host_attr(),
     )
+
+
+# torch.multiprocessing.spawn's report of a child's exception (fold.py keeps it one event)
+_SPAWN_CHILD = r"(?m)^-- Process (\d+) terminated with the following error:$"
+
+
+def _spawn_child_rank(ev: pl.DataFrame) -> pl.DataFrame:
+    """The child's index that ``mp.spawn``'s report names is the rank of the error it
+    carries (``fn(i, *args)``: the spawn index is the rank the job passes on, as every
+    spawn-launched trainer does); a prefix on the line itself still wins."""
+    msg = ev.get_column("message")
+    has = msg.str.contains("terminated with the following error:", literal=True)
+    if not has.any():
+        return ev
+    child = msg.str.extract(_SPAWN_CHILD, 1).cast(pl.Int32, strict=False)
+    return ev.with_columns(pl.coalesce(pl.col("rank"), child).alias("rank"))
 
 
 _PREFIX_FACTS = ("rank", "local_rank", "task", "pid", "host", "wrapper_ts")
