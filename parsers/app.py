@@ -41,11 +41,13 @@ PATTERNS = (
     # names one for (attribute.sql). `rank=3` alone is left out: it names a peer as often.
     Pattern(
         "app.world_size",
-        triggers=("world_size", "world size", "World size", "World Size", "WORLD_SIZE", " of ",
+        triggers=("world_size", "world size", "World size", "World Size", "WORLD_SIZE", " of ", "GLOBAL_RANK: ",
                   "distributed training: False"),
         regex=(
             r"(?i)\bworld[_ ]size\s*(?:=|:|\.{3,})\s*(?P<world_size>\d+)"
             r"|\brank\s+(?P<app_rank>\d+)\s+of\s+(?P<app_world_size>\d+)\b"
+            # Lightning's "Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/4"
+            r"|\bGLOBAL_RANK: (?P<lightning_rank>\d+), MEMBER: \d+/(?P<lightning_world_size>\d+)"
             # the HF example scripts' start-up line: not distributed is one process
             r"|\bdistributed training: (?P<not_distributed>False)\b"
         ),
@@ -55,6 +57,7 @@ PATTERNS = (
             "[2025-02-07 01:13:41,065] [INFO] [config.py:1003:print]   world_size ................... 1",
             "12/01/2026 20:37:51 - WARNING - hf_train - Process rank: 0, device: cpu, n_gpu: 0, "
             "distributed training: False",
+            "Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/4",
         ),
         near_misses=(
             "train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size 8 != 2 * 1 * 1",

@@ -21,7 +21,7 @@ PATTERNS = (
         triggers=("OOMKilled", "Evicted", "Error ", "CrashLoopBackOff", "ContainerStatusUnknown", "OutOfmemory"),
         regex=(
             # `-A` adds a NAMESPACE column, `get all` names the pod `pod/<name>`
-            rf"^\s*(?:[a-z0-9-]+\s+)?(?:pod/)?(?P<host>[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)\s+\d+/\d+\s+"
+            rf"(?m)^\s*(?:[a-z0-9-]+\s+)?(?:pod/)?(?P<host>[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)\s+\d+/\d+\s+"
             rf"(?P<pod_status>{_STATUS})\s+"
             r"(?P<restarts>\d+)(?: \([^)]*\))?\s+\S+"
         ),

@@ -280,7 +280,7 @@ SELECT file, CAST(max(n) AS INTEGER) AS world_size FROM (
     SELECT file, int_attr(attrs, 'nranks') AS n FROM fact_events WHERE kind = 'nccl.comm_init'
     UNION ALL
     SELECT file, coalesce(int_attr(attrs, 'world_size'), int_attr(attrs, 'app_world_size'),
-                          CASE WHEN attr(attrs, 'not_distributed') IS NOT NULL THEN 1 END) AS n
+                          int_attr(attrs, 'lightning_world_size'), CASE WHEN attr(attrs, 'not_distributed') IS NOT NULL THEN 1 END) AS n
     FROM fact_events WHERE kind = 'app.world_size')
 WHERE n BETWEEN 1 AND 65536
 GROUP BY file;
@@ -290,8 +290,9 @@ GROUP BY file;
 -- never in a launcher console or a node-level file, which speak of other processes.
 CREATE TEMP TABLE file_app_rank AS
 SELECT file, any_value(r) AS rank FROM (
-    SELECT file, int_attr(attrs, 'app_rank') AS r FROM fact_events
-    WHERE kind = 'app.world_size' AND attr(attrs, 'app_rank') IS NOT NULL)
+    SELECT file, coalesce(int_attr(attrs, 'app_rank'), int_attr(attrs, 'lightning_rank')) AS r FROM fact_events
+    WHERE kind = 'app.world_size'
+      AND (attr(attrs, 'app_rank') IS NOT NULL OR attr(attrs, 'lightning_rank') IS NOT NULL))
 WHERE r IS NOT NULL
   AND file NOT IN (SELECT file FROM launcher_files)
   AND file NOT IN (SELECT file FROM file_paths WHERE node_level)

@@ -55,7 +55,10 @@ PREFIXES: tuple[Prefix, ...] = (
     ),
     Prefix("torchrun_tee", r"^\[(?:[A-Za-z_][A-Za-z_-]*?)(?P<local_rank>\d+)\]:", "["),
     Prefix("torchx", r"^[A-Za-z_][\w-]*/\d+ \[(?P<local_rank>\d+)\]:", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"),
-    Prefix("ray", r"^\([A-Za-z_]\w* pid=(?P<pid>\d+)(?:, ip=[^)]*)?\) ", "("),
+    # Ray's worker prefix: the ip is the worker's node (one raylet per machine)
+    Prefix("ray", r"^\([A-Za-z_]\w* pid=(?P<pid>\d+)(?:, ip=(?P<host>[^)\s]+))?\) ", "("),
+    # Lightning's rank_prefixed_message: "[rank: 1] Seed set to 42" (the global rank)
+    Prefix("lightning_rank", r"^\[rank: (?P<rank>\d+)\] ", "["),
     Prefix("srun_label", r"^ *(?P<task>\d+): ", " 0123456789"),
     # torchrun --log-line-prefix-template "${hostname}:${rank}: " (docs/formats/wrappers.md)
     Prefix("host_rank", rf"^(?P<host>{_HOSTNAME}):(?P<rank>\d+): ", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),

@@ -1,0 +1,237 @@
+"""The general causes of first-sight misses (issue 28), each tested on text the rules
+were not written from: the same failure with other names and numbers, under a launcher
+prefix, without its traceback header, or in a layout the corpus does not have.
+
+1. a source's own error line is failure evidence (NCCL's WARN, a pod's OOMKilled);
+2. healthy needs evidence, and warnings the run trained on after are evidence;
+3. the category comes from what the message means, not the exception's type;
+4. whose failure it is: mp.spawn's child report, Lightning's and Ray's prefixes.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import write_job
+
+from correlator.analysis.analyze import analyze
+from correlator.analysis.classifier import classify_failure
+from correlator.ingest import IngestOptions
+
+QUIET = IngestOptions(echo_problems=False)
+
+
+def verdict(tmp_path, files: dict[str, str]):
+    return analyze(write_job(tmp_path / "job", files), options=QUIET)
+
+
+# torch 2.13 mp.spawn, 3 processes, gloo, rank 1 given a label of 10 for 10 classes
+# (captured here; the parent's console as it printed it).
+SPAWN_CONSOLE = """\
+W1205 08:51:17.876000 4694 torch/multiprocessing/spawn.py:165] Terminating process 4697 via signal SIGTERM
+W1205 08:51:17.877000 4694 torch/multiprocessing/spawn.py:165] Terminating process 4699 via signal SIGTERM
+Traceback (most recent call last):
+  File "/tmp/cap/spawn_probe.py", line 10, in <module>
+    mp.spawn(main, args=(3,), nprocs=3, join=True)
+  File "/home/user/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 340, in spawn
+    return start_processes(fn, args, nprocs, join, daemon, start_method="spawn")
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  File "/home/user/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 296, in start_processes
+    while not context.join():
+              ^^^^^^^^^^^^^^
+  File "/home/user/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 211, in join
+    raise ProcessRaisedException(msg, error_index, failed_process.pid)
+torch.multiprocessing.spawn.ProcessRaisedException: 
+
+-- Process 1 terminated with the following error:
+Traceback (most recent call last):
+  File "/home/user/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 87, in _wrap
+    fn(i, *args)
+  File "/tmp/cap/spawn_probe.py", line 7, in main
+    loss = F.cross_entropy(out, y)
+           ^^^^^^^^^^^^^^^^^^^^^^^
+  File "/home/user/venv/lib/python3.11/site-packages/torch/nn/functional.py", line 3555, in cross_entropy
+    return torch._C._nn.cross_entropy_loss(
+           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+IndexError: Target 10 is out of bounds.
+"""
+
+
+# ---- 4. whose failure: mp.spawn's report names the child -----------------------------
+
+@pytest.mark.parametrize("index", [0, 1, 5])
+def test_spawn_child_report_names_its_rank_and_the_label_category(tmp_path, index):
+    text = SPAWN_CONSOLE.replace("-- Process 1 terminated", f"-- Process {index} terminated")
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed"
+    assert v.initiating.kind == "rank" and v.initiating.rank == index
+    assert v.root_cause.category == "data_error"  # a label out of range, whatever its type says
+    assert "Target 10 is out of bounds" in v.first_deviating.text
+
+
+def test_spawn_report_without_the_header_names_no_rank(tmp_path):
+    # the negative: the same traceback with the child header gone names no process
+    text = SPAWN_CONSOLE.replace("-- Process 1 terminated with the following error:\n", "")
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed"
+    assert v.initiating.rank is None
+
+
+def test_spawn_child_killed_by_signal_blames_that_process(tmp_path):
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/run/train_mp.py", line 88, in <module>\n'
+        "    torch.multiprocessing.spawn(worker, nprocs=4)\n"
+        "torch.multiprocessing.spawn.ProcessExitedException: process 2 terminated with signal SIGKILL\n"
+    )
+    v = verdict(tmp_path, {"out.txt": text})
+    assert v.status == "failed"
+    assert v.root_cause.category == "oom"
+    assert v.initiating.rank == 2
+
+
+# ---- 4. launcher prefixes --------------------------------------------------------------
+
+def test_lightning_rank_prefix_is_the_rank(tmp_path):
+    lines = (
+        "[rank: 0] Seed set to 7\n"
+        "[rank: 1] Seed set to 7\n"
+        "[rank: 1] Traceback (most recent call last):\n"
+        '[rank: 1]   File "/opt/app/fit.py", line 12, in on_train_batch_end\n'
+        "[rank: 1]     self.names[batch_idx]\n"
+        "[rank: 1] KeyError: 'lbl_0042'\n"
+    )
+    v = verdict(tmp_path, {"fit.log": lines})
+    assert v.initiating.rank == 1
+
+
+def test_lightning_global_rank_line_names_a_files_rank(tmp_path):
+    worker = (
+        "Initializing distributed: GLOBAL_RANK: 3, MEMBER: 4/4\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/app/fit.py", line 40, in training_step\n'
+        "    x = self.proj(batch)\n"
+        "RuntimeError: mat1 and mat2 shapes cannot be multiplied (8x30 and 32x2)\n"
+    )
+    v = verdict(tmp_path, {"w.log": worker})
+    assert v.initiating.rank == 3
+
+
+# ---- 1. a source's own error line --------------------------------------------------------
+
+NCCL_IBV = (
+    "{host}:81234:81290 [1] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB ib0:10.1.0.3<0>\n"
+    "{host}:81234:81311 [1] misc/ibvwrap.cc:191 NCCL WARN Call to ibv_modify_qp failed with error {err}\n"
+    "{host}:81234:81311 [1] NCCL INFO transport/net_ib.cc:433 -> 2\n"
+)
+
+
+@pytest.mark.parametrize(("host", "err"), [("gpu-node-3", "Invalid argument"), ("dgx17", "No such device")])
+def test_nccl_warn_alone_is_a_network_failure_of_its_host(tmp_path, host, err):
+    v = verdict(tmp_path, {"log.txt": NCCL_IBV.format(host=host, err=err)})
+    assert v.status == "failed"
+    assert v.root_cause.category == "nccl_network"
+    assert v.initiating.node == host
+    assert "ibv_modify_qp" in v.first_deviating.text
+
+
+def test_nccl_warn_that_training_went_on_after_is_not_a_failure(tmp_path):
+    text = NCCL_IBV.format(host="n1", err="Invalid argument") + "".join(
+        f"step {i} loss {2.0 - i / 100:.3f}\n" for i in range(1, 6)
+    )
+    v = verdict(tmp_path, {"log.txt": text})
+    assert v.status == "healthy"
+
+
+def test_an_error_line_outranks_an_nccl_warn_before_it(tmp_path):
+    text = NCCL_IBV.format(host="n1", err="Invalid argument") + (
+        "Traceback (most recent call last):\n"
+        '  File "/w/train.py", line 9, in <module>\n'
+        "    model = build()\n"
+        "ValueError: unknown activation 'gelu_fast'\n"
+    )
+    v = verdict(tmp_path, {"log.txt": text})
+    assert v.status == "failed"
+    assert "unknown activation" in v.root_cause.evidence.text
+
+
+@pytest.mark.parametrize("prefix", ["", "      impt           pod/"])
+def test_kubectl_pod_oomkilled_names_the_pod(tmp_path, prefix):
+    table = (
+        "NAME                              READY   STATUS      RESTARTS   AGE\n"
+        f"{prefix}llm-sft-master-0                  0/1     Completed   0          47m\n"
+        f"{prefix}llm-sft-worker-2                  0/1     OOMKilled   3          47m\n"
+        f"{prefix}llm-sft-worker-3                  1/1     Running     0          47m\n"
+    )
+    v = verdict(tmp_path, {"pods.txt": table})
+    assert v.status == "failed"
+    assert v.root_cause.category == "oom"
+    assert v.initiating.node == "llm-sft-worker-2"
+
+
+# ---- 2. healthy needs evidence, and warnings are evidence ------------------------------
+
+DDP_WARNING = (
+    "/opt/conda/lib/python3.10/site-packages/torch/autograd/graph.py:744: UserWarning: Grad strides do not match "
+    "bucket view strides. This may indicate grad was not created according to the gradient layout contract, or "
+    "that the param's strides changed since DDP was constructed.  This is not an error, but may impair performance.\n"
+    "  return Variable._execution_engine.run_backward(  # Calls into the C++ engine to run the backward pass\n"
+)
+
+
+def test_a_pasted_warning_alone_is_healthy(tmp_path):
+    v = verdict(tmp_path, {"paste.txt": DDP_WARNING})
+    assert v.status == "healthy"
+
+
+def test_warning_then_training_is_healthy_but_training_that_stops_at_it_is_not(tmp_path):
+    steps = "".join(f"epoch 0 step {i} loss {1.5 - i / 50:.3f}\n" for i in range(1, 4))
+    assert verdict(tmp_path / "a", {"r0.log": DDP_WARNING + steps}).status == "healthy"
+    # progress, then the warning, then nothing: it may have hung there
+    assert verdict(tmp_path / "b", {"r0.log": steps + DDP_WARNING}).status == "inconclusive"
+
+
+def test_a_log_of_progress_that_just_stops_stays_inconclusive(tmp_path):
+    steps = "".join(f"step {i} loss {1.5 - i / 50:.3f}\n" for i in range(1, 20))
+    assert verdict(tmp_path, {"r0.log": steps}).status == "inconclusive"
+
+
+# ---- 3. the category from what the message means ------------------------------------------
+
+def _tb(exc_line: str, *frames: tuple[str, str], prefix: str = "", header: bool = True) -> str:
+    lines = ["Traceback (most recent call last):"] if header else []
+    for path, func in frames:
+        lines += [f'  File "{path}", line 12, in {func}', "    do_it()"]
+    lines.append(exc_line)
+    return "\n".join(prefix + ln for ln in lines) + "\n"
+
+
+MEANINGS = [
+    ("IndexError: Target 37 is out of bounds.", [("/srv/x/loop.py", "compute_loss")], "data_error"),
+    ("PIL.UnidentifiedImageError: cannot identify image file '/mnt/ds/img_77.png'",
+     [("/srv/x/ds.py", "load_item")], "data_error"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: '/mnt/corpus/train-0001.parquet'",
+     [("/srv/x/main.py", "build_datasets")], "config_error"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: '/mnt/ds/img_77.png'",
+     [("/srv/x/ds.py", "__getitem__")], "data_error"),
+    ("_pickle.UnpicklingError: Weights only load failed. This file can still be loaded, to do so you have two "
+     "options, do those steps only if you trust the source of the checkpoint.",
+     [("/srv/x/resume.py", "restore")], "version_mismatch"),
+    ("RuntimeError: received 0 items of ancdata", [("/usr/lib/python3/multiprocessing/reduction.py", "recvfds")],
+     "config_error"),
+    ("ImportError: /venv/lib/python3.10/site-packages/flash_attn_2_cuda.so: undefined symbol: _ZN3c104cuda9SetDevice",
+     [("/srv/x/model.py", "<module>")], "version_mismatch"),
+    # a model loader in a folder called data is not the input pipeline
+    ("ValueError: Unrecognized configuration class <class 'Foo'> for this kind of AutoModel",
+     [("/srv/x/data/loader.py", "load_model_and_tokenizer")], None),
+]
+
+
+@pytest.mark.parametrize(("exc", "frames", "category"), MEANINGS)
+@pytest.mark.parametrize("variant", ["plain", "prefixed", "headless"])
+def test_category_from_meaning_survives_launcher_prefix_and_cut_header(exc, frames, category, variant):
+    text = _tb(exc, *frames, prefix="[rank5]: " if variant == "prefixed" else "", header=variant != "headless")
+    c = classify_failure(text, "during_training")
+    if category is None:
+        assert c is None or c.category != "data_error"
+    else:
+        assert c is not None and c.category == category, (c.entry.id if c else None)
