@@ -25,15 +25,28 @@ PATTERNS = (
     Pattern(
         "app.run_completed",
         triggers=("Training completed", "Training finished", "training finished", "Training complete",
-                  "training complete", "'train_runtime'"),
-        regex=r"(?i)\btraining (?:completed|complete|finished)\b|'train_runtime'",
+                  "training complete", "'train_runtime'", "Trainer.fit` stopped:", " passed", "***** train metrics *****"),
+        # also Lightning's end of fit ("`Trainer.fit` stopped: `max_epochs=3` reached."), the
+        # Trainer's final metrics block, and a test run's summary with nothing failed
+        regex=(
+            r"(?i)\btraining (?:completed|complete|finished)\b|'train_runtime'"
+            r"|`Trainer\.fit` stopped: `max_(?:epochs|steps|time)=[^`]*` reached"
+            r"|^\*{5} train metrics \*{5}$"
+            r"|^=+ (?:\d+ (?:passed|skipped|deselected|xfailed|xpassed|warnings?)(?:, )?)+ in [\d.]+s(?: \([^)]*\))? =+$"
+        ),
         level="INFO",
         examples=(
             "11/30/2026 04:34:43 - INFO - train - Training completed. 30 steps in 2.0 s",
             "Training completed. Do not forget to share your model on huggingface.co/models =)",
             "{'train_runtime': 132.4, 'train_samples_per_second': 24.2, 'train_steps_per_second': 3.0, 'train_loss': 1.9, 'epoch': 3.0}",
+            "`Trainer.fit` stopped: `max_epochs=3` reached.",
+            "***** train metrics *****",
+            "======================== 12 passed, 3 warnings in 41.20s ========================",
         ),
-        near_misses=("11/30/2026 04:34:43 - INFO - train - Training started",),
+        near_misses=(
+            "11/30/2026 04:34:43 - INFO - train - Training started",
+            "=================== 1 failed, 12 passed, 3 warnings in 41.20s ===================",
+        ),
     ),
     # The world size (and the printing process's rank) as the job's own code, DeepSpeed's
     # config dump or an env print states it: stage 2 keeps the largest per file

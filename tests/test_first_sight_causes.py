@@ -235,3 +235,27 @@ def test_category_from_meaning_survives_launcher_prefix_and_cut_header(exc, fram
         assert c is None or c.category != "data_error"
     else:
         assert c is not None and c.category == category, (c.entry.id if c else None)
+
+
+@pytest.mark.parametrize("end", [
+    "`Trainer.fit` stopped: `max_epochs=4` reached.",
+    "***** train metrics *****",
+    "=================== 31 passed, 2 skipped, 7 warnings in 88.03s (0:01:28) ===================",
+])
+def test_a_run_that_says_it_ended_is_healthy_even_after_a_warning_and_a_retried_error(tmp_path, end):
+    text = (
+        DDP_WARNING
+        + "Traceback (most recent call last):\n"
+        + '  File "/w/cb.py", line 3, in on_save\n'
+        + "    push()\n"
+        + "ConnectionError: upload timed out, retrying\n"
+        + "".join(f"step {i} loss {1.5 - i / 50:.3f}\n" for i in range(1, 4))
+        + end + "\n"
+    )
+    v = verdict(tmp_path, {"run.log": text})
+    assert v.status == "healthy"
+
+
+def test_a_test_summary_with_failures_is_no_healthy_end(tmp_path):
+    text = "=================== 1 failed, 30 passed, 7 warnings in 88.03s ===================\n"
+    assert verdict(tmp_path, {"ci.log": text}).status != "healthy"
