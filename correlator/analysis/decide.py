@@ -509,11 +509,26 @@ def _second_opinion(con: duckdb.DuckDBPyConnection, top: Hyp, rc: RootCause) -> 
                         "the rule wins")
 
 
+# frames or calls of the distributed stack in a failure's own text
+_DISTRIBUTED_STACK = re.compile(
+    r"torch/distributed/|/accelerate/|/deepspeed/|/megatron/|\b(?:barrier|init_process_group|all_reduce|"
+    r"all_gather|broadcast)\(|[Aa]ccelerator\b|create_accelerator|DistributedDataParallel|torchrun"
+)
+
+
 def _deterministic_everywhere(con: duckdb.DuckDBPyConnection, top: Hyp, hyps: list[Hyp]) -> bool:
     """A configuration, environment or version error raised before training is the
     same on every rank (each runs the same check), unless another rank visibly did
     something else: trained on, or failed differently."""
     if top.category not in ("config_error", "version_mismatch") or top.evidence is None:
+        return False
+    # "every rank" needs ranks: a job that states a world of one has no other rank, and a
+    # lone paste that names no process is one process's unless its own stack is the
+    # distributed stack's (a check in torch.distributed, accelerate or DeepSpeed that every
+    # rank runs)
+    n_known = con.execute("SELECT count(*) FROM known_ranks").fetchone()[0]
+    world = con.execute("SELECT max(world_size) FROM files").fetchone()[0]
+    if world == 1 or (n_known == 0 and not _DISTRIBUTED_STACK.search(top.evidence.text)):
         return False
     if top.rule is not None and top.rule.rule.scope != "job" and top.n_ranks_same < 2:
         return False  # a rule about one rank's own state (a short batch, a bad sample) is not everywhere
