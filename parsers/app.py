@@ -25,11 +25,13 @@ PATTERNS = (
     Pattern(
         "app.run_completed",
         triggers=("Training completed", "Training finished", "training finished", "Training complete",
-                  "training complete", "'train_runtime'", "Trainer.fit` stopped:", " passed", "***** train metrics *****"),
+                  "training complete", "'train_runtime'", "Trainer.fit` stopped:", " passed", "***** train metrics *****", "inished training",
+                  "early stopping"),
         # also Lightning's end of fit ("`Trainer.fit` stopped: `max_epochs=3` reached."), the
         # Trainer's final metrics block, and a test run's summary with nothing failed
         regex=(
-            r"(?i)\btraining (?:completed|complete|finished)\b|'train_runtime'"
+            r"(?i)\btraining (?:completed|complete|finished)\b|\bfinished training\b|'train_runtime'"
+            r"|^Epoch \d+: early stopping$"
             r"|`Trainer\.fit` stopped: `max_(?:epochs|steps|time)=[^`]*` reached"
             r"|^\*{5} train metrics \*{5}$"
             r"|^=+ (?:\d+ (?:passed|skipped|deselected|xfailed|xpassed|warnings?)(?:, )?)+ in [\d.]+s(?: \([^)]*\))? =+$"
@@ -40,6 +42,8 @@ PATTERNS = (
             "Training completed. Do not forget to share your model on huggingface.co/models =)",
             "{'train_runtime': 132.4, 'train_samples_per_second': 24.2, 'train_steps_per_second': 3.0, 'train_loss': 1.9, 'epoch': 3.0}",
             "`Trainer.fit` stopped: `max_epochs=3` reached.",
+            "INFO:sleap.nn.training:Finished training loop. [15.9 min]",
+            "Epoch 00013: early stopping",
             "***** train metrics *****",
             "======================== 12 passed, 3 warnings in 41.20s ========================",
         ),

@@ -28,6 +28,21 @@ PATTERNS = (
         ),
         near_misses=("Sending process 4242 closing signal SIGTERM",),
     ),
+    # the shell's report of a child killed by SIGKILL (bash job control: "line 6:  3305 Killed
+    # python train.py", or the bare word as the last line), in the C locale and zh_CN's
+    Pattern(
+        "process.shell_killed",
+        triggers=("Killed", "已杀死"),
+        regex=r"^(?:Killed|已杀死)\s*$|: line \d+: +(?P<child_pid>\d+) +(?:Killed|已杀死)\b|^\[\d+\][+-]? +(?:Killed|已杀死)\b",
+        level="ERROR",
+        examples=(
+            "/home/u/bin/jac-crun: line 6:  3305 Killed                  python train.py",
+            "Killed",
+            "已杀死",
+            "[1]+  Killed                  python train.py > log.txt",
+        ),
+        near_misses=("DataLoader worker (pid 32554) is killed by signal: Killed.", "Killed process 4242 (python)"),
+    ),
     Pattern(
         "process.nonzero_exit",
         triggers=("exited with code", "exit code", "exit status", "non-zero exit status"),
