@@ -40,7 +40,7 @@ Traceback (most recent call last):
               ^^^^^^^^^^^^^^
   File "/home/user/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 211, in join
     raise ProcessRaisedException(msg, error_index, failed_process.pid)
-torch.multiprocessing.spawn.ProcessRaisedException: 
+torch.multiprocessing.spawn.ProcessRaisedException:
 
 -- Process 1 terminated with the following error:
 Traceback (most recent call last):
@@ -53,7 +53,7 @@ Traceback (most recent call last):
     return torch._C._nn.cross_entropy_loss(
            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
 IndexError: Target 10 is out of bounds.
-"""
+""".replace("ProcessRaisedException:\n", "ProcessRaisedException: \n")  # torch prints a trailing space there
 
 
 # ---- 4. whose failure: mp.spawn's report names the child -----------------------------
