@@ -98,6 +98,18 @@ PATTERNS = (
         source=SOURCE,
         examples=("PHLRR4036:24141:24296 [2] NCCL INFO proxy.cc:684 -> 2 [Proxy Thread]",),
     ),
+    # rdma-core's mlx5 provider, under NCCL's (or any verbs user's) feet: a work completion
+    # with an error status, then a hex dump of the CQE ("mlx5: <host>: got completion with
+    # error:"); the verbs-level twin of NCCL's "NET/IB : Got completion from peer ... error"
+    Pattern(
+        "nccl.verbs_completion_error",
+        triggers=("got completion with error",),
+        # ("mlx5: " may already be gone: a "<word>: " prefix reads as pdsh's host label)
+        regex=r"(?:^|mlx5: )(?P<verbs_host>[\w.-]+): got completion with error",
+        source=SOURCE,
+        level="ERROR",
+        examples=("mlx5: host_unknown: got completion with error:",),
+    ),
     Pattern(
         "nccl.mismatched_collective",
         triggers=("Mismatched collective detected",),

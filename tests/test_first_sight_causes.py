@@ -259,3 +259,71 @@ def test_a_run_that_says_it_ended_is_healthy_even_after_a_warning_and_a_retried_
 def test_a_test_summary_with_failures_is_no_healthy_end(tmp_path):
     text = "=================== 1 failed, 30 passed, 7 warnings in 88.03s ===================\n"
     assert verdict(tmp_path, {"ci.log": text}).status != "healthy"
+
+
+# ---- echoes after the run said it completed ------------------------------------------------
+
+GLOO_CLOSED = (
+    "Traceback (most recent call last):\n"
+    '  File "/w/train.py", line 80, in <module>\n'
+    "    dist.barrier()\n"
+    "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer "
+    "[127.0.0.1]:34123\n"
+)
+WATCHDOG = (
+    "[rank0]:[E1205 10:22:13.715298746 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation "
+    "timeout: WorkNCCL(SeqNum=912, OpType=_ALLGATHER_BASE, NumelIn=1024, NumelOut=4096, Timeout(ms)=1800000) "
+    "ran for 1800081 milliseconds before timing out.\n"
+)
+DONE = "{'train_runtime': 811.2, 'train_samples_per_second': 9.9, 'train_steps_per_second': 0.3, 'train_loss': 1.2, 'epoch': 3.0}\n"
+
+
+def test_a_lost_peer_after_the_run_completed_is_teardown(tmp_path):
+    assert verdict(tmp_path, {"rank0.log": DONE + GLOO_CLOSED}).status == "healthy"
+
+
+def test_a_timeout_after_the_run_completed_is_a_hang(tmp_path):
+    # the save after training waits on a collective that never completes
+    v = verdict(tmp_path, {"rank0.log": DONE + WATCHDOG})
+    assert v.status == "failed"
+    assert v.root_cause.category == "nccl_timeout_hang"
+
+
+def test_one_ranks_completion_does_not_silence_another_ranks_echo(tmp_path):
+    console = "[default0]:" + DONE + "".join("[default1]:" + ln + "\n" for ln in GLOO_CLOSED.splitlines())
+    assert verdict(tmp_path, {"console.log": console}).status != "healthy"
+
+
+# ---- a node-level report takes the name another report of the same fault gives -------------
+
+@pytest.mark.parametrize(("host", "task"), [("gpu20-15", 0), ("cn0412", 3)])
+def test_cgroup_oom_takes_the_node_srun_names(tmp_path, host, task):
+    text = (
+        f"slurmstepd-{host}: error: Detected 1 oom-kill event(s) in StepId=771.0. Some of your processes may have "
+        "been killed by the cgroup out-of-memory handler.\n"
+        f"srun: error: {host}: task {task}: Out Of Memory\n"
+    )
+    v = verdict(tmp_path, {"slurm-771.out": text})
+    assert v.root_cause.category == "oom"
+    assert v.initiating.node == host and v.initiating.kind == "rank"
+
+
+def test_verbs_completion_error_is_the_network(tmp_path):
+    text = (
+        "(RayWorker pid=90738, ip=10.2.3.4) mlx5: host_unknown: got completion with error:\n"
+        "(RayWorker pid=90738, ip=10.2.3.4) 00000000 00000000 00000000 00000000\n"
+    )
+    v = verdict(tmp_path, {"ray.log": text})
+    assert v.status == "failed"
+    assert v.root_cause.category == "nccl_network"
+    assert v.initiating.node == "10.2.3.4"
+
+
+def test_nccl_setting_without_algorithm_is_configuration():
+    line = ("gpu7:1:1 [3] enqueue.cc:401 NCCL WARN Error : no algorithm/protocol available for function "
+            "ReduceScatter with datatype ncclBfloat16. NCCL_PROTO was set to LL128.")
+    c = classify_failure(line, "during_training")
+    assert c is not None and c.category == "config_error"
+    # without the setting, NCCL calls it an internal error: not configuration
+    c = classify_failure(line.split(" NCCL_PROTO")[0], "during_training")
+    assert c is None or c.category != "config_error"

@@ -297,6 +297,9 @@ def corroborate(top: Hyp, hyps: list[Hyp]) -> None:
     """A node-level winner (an Xid in dmesg) takes its rank from a ranked hypothesis
     of the same category on the same node within the time window (the rank whose
     own error names the same fault), when exactly one rank says so."""
+    if top.rank is None and top.node is None:
+        _same_fault_names_whom(top, hyps)
+        return
     if top.rank is not None or top.node is None:
         return
     ranks = {
@@ -308,6 +311,30 @@ def corroborate(top: Hyp, hyps: list[Hyp]) -> None:
         top.rank = ranks.pop()
         top.corroborated = True
         top.notes.append(f"rank {top.rank} on the same node reports the same fault")
+
+
+def _same_fault_names_whom(top: Hyp, hyps: list[Hyp]) -> None:
+    """A winner that names nobody (a cgroup's "oom-kill event" line) takes the node, and
+    the rank, of the other reports of the same fault in the same window when they all name
+    the same one (srun's "gpu20-15: task 0: Out Of Memory"): one conclusion, reached twice,
+    once with a name. Not for a job-wide winner (a time limit, a check every rank ran)."""
+    if top.rule is None or top.rule.rule.scope == "job" or top.n_ranks_same >= 2:
+        return
+    same = [
+        h for h in hyps[1:]
+        if h.category == top.category and h.rule is not None and h.inference is None
+        and (h.node is not None or h.rank is not None)
+        and (h.ts is None or top.ts is None or abs(h.ts - top.ts) <= ALL_RANKS_WINDOW_S * 60)
+    ]
+    nodes = {h.node for h in same if h.node is not None}
+    ranks = {h.rank for h in same if h.rank is not None}
+    if len(nodes) == 1 and all(h.node is not None for h in same):
+        top.node = nodes.pop()
+        top.notes.append(f"another report of the same fault names node {top.node}")
+    if len(ranks) == 1 and all(h.rank is not None for h in same):
+        top.rank = ranks.pop()
+        top.corroborated = True
+        top.notes.append(f"another report of the same fault names rank {top.rank}")
 
 
 def launcher_names_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> None:

@@ -19,6 +19,13 @@ SELECT file, max(line_no) AS last_line, max(ts_aligned) AS last_ts
 FROM completion_evidence WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded')
 GROUP BY file;
 
+-- The same per stream (file and rank): what one rank printed after it said it completed
+-- is its own teardown; a console holding every rank's lines has one stream per rank.
+CREATE OR REPLACE TEMP TABLE stream_completion AS
+SELECT file, rank, max(line_no) AS last_line
+FROM completion_evidence WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded')
+GROUP BY file, rank;
+
 -- Failure evidence: an ERROR or CRITICAL event (a traceback, a fatal signal, a
 -- launcher's non-zero exit, a runtime's FATAL) that no rule calls context,
 -- benign or an echo (`collateral`: a peer timing out is evidence that something
@@ -46,9 +53,11 @@ WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'p
   -- last stamp, minutes early): trained on after its interval's end (copies.sql)
   AND NOT coalesce(p.t > CASE WHEN e.ts_estimated THEN sb.ts_hi ELSE e.ts_aligned END + INTERVAL 5 SECOND, false)
   AND NOT coalesce(c.last_line > coalesce(e.line_end, e.line_no), false)
-  -- a warning after its file said the run completed is the teardown's (NCCL's proxy
+  -- a warning after its stream said the run completed is the teardown's (NCCL's proxy
   -- thread and the network plugin complain as the process exits)
-  AND NOT (e.level = 'WARNING' AND coalesce(c.last_line < e.line_no, false));
+  AND NOT (e.level = 'WARNING' AND EXISTS (
+      SELECT 1 FROM stream_completion sc
+      WHERE sc.file = e.file AND sc.rank IS NOT DISTINCT FROM e.rank AND sc.last_line < e.line_no));
 
 -- Echoes a stream trained on after (a retried connection that then worked) are
 -- no echo of a failure.
@@ -56,4 +65,12 @@ CREATE OR REPLACE TEMP TABLE survived_findings AS
 SELECT DISTINCT f.file, f.line_no
 FROM findings f
 JOIN stream_progress s ON s.file = f.file AND s.rank IS NOT DISTINCT FROM f.printed_by
-WHERE f.role = 'collateral' AND s.last_line > coalesce(f.line_end, f.line_no);
+WHERE f.role = 'collateral' AND s.last_line > coalesce(f.line_end, f.line_no)
+UNION
+-- a lost peer after its stream said the run completed is the teardown (a transport
+-- closing as the processes exit), not a failure; a wait that timed out there is a hang
+-- (a save after training, a barrier at exit) and stays
+SELECT DISTINCT f.file, f.line_no
+FROM findings f
+JOIN stream_completion c ON c.file = f.file AND c.rank IS NOT DISTINCT FROM f.printed_by
+WHERE f.role = 'collateral' AND f.category <> 'nccl_timeout_hang' AND f.line_no > c.last_line;
