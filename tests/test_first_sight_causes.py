@@ -327,3 +327,25 @@ def test_nccl_setting_without_algorithm_is_configuration():
     # without the setting, NCCL calls it an internal error: not configuration
     c = classify_failure(line.split(" NCCL_PROTO")[0], "during_training")
     assert c is None or c.category != "config_error"
+
+
+# ---- the eval matches a truth's quoted line against the cited line as the file has it --------
+
+def test_eval_matches_the_quoted_line_with_its_launcher_prefix(tmp_path):
+    from correlator.analysis.evaluate import score
+
+    job = write_job(tmp_path / "job", {"console.log": (
+        "[rank0]: step 10 loss 1.2\n"
+        "[rank5]: Traceback (most recent call last):\n"
+        '[rank5]:   File "/w/t.py", line 3, in <module>\n'
+        "[rank5]:     x = big()\n"
+        "[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB\n"
+    )})
+    v = analyze(job, options=QUIET)
+    truth = {"status": "failed", "initiating": {}, "root_cause": {},
+             "first_deviating": {"contains": "[rank5]: torch.OutOfMemoryError: CUDA out of memory", "rank": 5}}
+    assert "[rank5]" not in v.first_deviating.text  # the verdict quotes the line without its prefix
+    assert score(truth, v, job)["first_deviating"].ok
+    assert not score(truth, v)["first_deviating"].ok  # without the job's files only the quote counts
+    wrong = {**truth, "first_deviating": {"contains": "[rank0]: step 10 loss 1.2", "rank": None}}
+    assert not score(wrong, v, job)["first_deviating"].ok

@@ -14,6 +14,7 @@ truth's ``initiating`` gives it.
 
 from __future__ import annotations
 
+import gzip
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,7 +51,20 @@ def scenarios(root: Path) -> list[Path]:
     return found
 
 
-def score(truth: dict, v: Verdict) -> dict[str, FieldResult]:
+def _raw_lines(job: Path, rel: str, first: int, last: int | None) -> str:
+    """Lines ``first``..``last`` (1-based) of a job's file as they are on disk ("" if unreadable)."""
+    path = job / rel if job.is_dir() else job
+    try:
+        data = path.read_bytes()
+        if path.suffix == ".gz":
+            data = gzip.decompress(data)
+    except OSError:
+        return ""
+    lines = data.decode("utf-8", "replace").splitlines()
+    return "\n".join(lines[first - 1:(last or first)])
+
+
+def score(truth: dict, v: Verdict, job: Path | None = None) -> dict[str, FieldResult]:
     out: dict[str, FieldResult] = {}
     out["status"] = FieldResult(truth["status"], v.status, truth["status"] == v.status)
     if truth["status"] != "failed":
@@ -79,7 +93,13 @@ def score(truth: dict, v: Verdict) -> dict[str, FieldResult]:
     fd = truth.get("first_deviating") or {}
     if fd.get("contains"):
         got_text = v.first_deviating.text if v.first_deviating else ""
-        ok = fd["contains"] in got_text
+        # the cited lines as the file has them count too: the verdict quotes a line without
+        # the launcher prefix ingest peeled off ("[rank11]: ", "(Worker pid=N, ip=...) "),
+        # and a truth quotes the line as the reporter saw it
+        ok = fd["contains"] in got_text or (
+            job is not None and v.first_deviating is not None
+            and fd["contains"] in _raw_lines(job, v.first_deviating.file, v.first_deviating.line_no,
+                                             v.first_deviating.line_end))
         if fd.get("rank") is not None and v.first_deviating and v.first_deviating.rank is not None:
             ok = ok and v.first_deviating.rank == fd["rank"]
         out["first_deviating"] = FieldResult(fd["contains"], got_text.splitlines()[-1][:80] if got_text else None, ok)
@@ -98,7 +118,7 @@ def evaluate(root: Path, options: IngestOptions | None = None) -> list[ScenarioR
         try:
             truth = json.loads((d / "truth.json").read_text())
             verdict = analyze(str(d), options=options or IngestOptions(echo_problems=False))
-            res.fields = score(truth, verdict)
+            res.fields = score(truth, verdict, d)
         except Exception as exc:  # one broken scenario must not hide the others
             res.error = f"{type(exc).__name__}: {exc}"
         results.append(res)
