@@ -99,6 +99,19 @@ PATTERNS = (
         level="WARNING",
         examples=("/usr/lib/python3/site-packages/torch/nn/modules/module.py:1501: UserWarning: something",),
     ),
+    # Lightning's rank_zero_warn formats a warning as "<file>:<line>: <message>", without its
+    # category (lightning_fabric/utilities/warnings.py _custom_format_warning)
+    Pattern(
+        "python.lightning_warning",
+        triggers=("lightning/", "lightning_fabric/"),
+        regex=r"^(?P<warn_file>\S*(?:lightning|lightning_fabric)/[\w/]+\.py):(?P<warn_line>\d+): [A-Z`'\w]",
+        level="WARNING",
+        examples=(
+            "/usr/local/lib/python3.10/dist-packages/pytorch_lightning/trainer/connectors/data_connector.py:441: "
+            "The 'val_dataloader' does not have many workers which may be a bottleneck.",
+        ),
+        near_misses=('  File "/usr/lib/python3/site-packages/lightning/pytorch/trainer/trainer.py", line 9, in fit',),
+    ),
     # torch.multiprocessing.spawn: the parent's report of a child that died of a signal or
     # exited non-zero (torch/multiprocessing/spawn.py ProcessContext.join). The index is the
     # child's spawn index, the rank the job passes on (``fn(i, *args)``).

@@ -68,7 +68,7 @@ _EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fa
 # A traceback's frame line; one that follows neither an indented line nor a line
 # ending in ":" (a header: "Traceback ...:", "Thread 0x... (most recent call first):")
 # starts a traceback whose header was cut off (a paste that began below it).
-_FRAME_LINE = r'^\s+File "[^"\n]*", line \d+'
+_FRAME_LINE = r'^\s*File "[^"\n]*", line \d+'  # a paste may lose the first frame's indentation
 
 # Report blocks: opened by a marker line, closed by the next stamped line.
 _BLOCK_OPENERS = (
