@@ -18,6 +18,21 @@ PATTERNS = (
         ),
         examples=("2024-05-01 12:00:00,123 - INFO - __main__ - step 120 loss 2.345 lr 1e-4",),
     ),
+    # The Hugging Face Trainer's (and its wrappers': TRL, LLaMA-Factory, axolotl) log record
+    # of a logging step, printed as a Python dict: progress, with the loss and gradient norm
+    Pattern(
+        "app.trainer_metrics",
+        triggers=("{'loss': ",),
+        regex=(
+            r"\{'loss': '?(?P<loss>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?))'?"
+            r"(?:, 'grad_norm': '?(?P<grad_norm>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?))'?)?"
+        ),
+        examples=(
+            "{'loss': 1.4596, 'grad_norm': nan, 'learning_rate': 4.9e-05, 'epoch': 0.01}",
+            "{'loss': 0.6931, 'grad_norm': 2.1875, 'learning_rate': 1e-05, 'epoch': 1.0}",
+        ),
+        near_misses=("{'eval_loss': 0.71, 'eval_runtime': 3.2, 'epoch': 1.0}",),
+    ),
     # The run said it finished: positive evidence of a healthy end (a log that just
     # stops is not). The Trainer's line is transformers/trainer.py's logger.info
     # ("Training completed. Do not forget to share your model ..."); its final

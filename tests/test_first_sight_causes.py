@@ -349,3 +349,29 @@ def test_eval_matches_the_quoted_line_with_its_launcher_prefix(tmp_path):
     assert not score(truth, v)["first_deviating"].ok  # without the job's files only the quote counts
     wrong = {**truth, "first_deviating": {"contains": "[rank0]: step 10 loss 1.2", "rank": None}}
     assert not score(wrong, v, job)["first_deviating"].ok
+
+
+# ---- a run that ended diverged, and one that recovered ---------------------------------------
+
+def _records(*norms: str, loss: str = "1.2") -> str:
+    return "".join(
+        f"{{'loss': {loss if n != 'zero' else '0.0'}, 'grad_norm': {'nan' if n == 'zero' else n}, "
+        f"'learning_rate': 3e-05, 'epoch': {i / 10:.2f}}}\n"
+        for i, n in enumerate(norms, 1)
+    )
+
+
+def test_grad_norm_nan_to_the_end_is_divergence(tmp_path):
+    v = verdict(tmp_path, {"train.log": _records("3.1", "2.8", "nan", "zero", "zero")})
+    assert v.status == "failed"
+    assert v.root_cause.category == "nan_divergence"
+
+
+def test_one_nan_grad_norm_the_run_recovered_from_is_not_a_failure(tmp_path):
+    v = verdict(tmp_path, {"train.log": _records("nan", "4.2", "3.9", "3.1")})
+    assert v.status != "failed"
+
+
+def test_trainer_records_are_progress_a_caught_error_was_survived_by(tmp_path):
+    text = ("Error at loading 4411: list index out of range\n" + _records("2.0", "1.9"))
+    assert verdict(tmp_path, {"train.log": text}).status != "failed"
