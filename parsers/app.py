@@ -33,6 +33,23 @@ PATTERNS = (
         ),
         near_misses=("{'eval_loss': 0.71, 'eval_runtime': 3.2, 'epoch': 1.0}",),
     ),
+    # OpenMMLab's runners (mmcv "Epoch [1][50/7330]", mmengine "Epoch(train) [1][  50/3665]"):
+    # a logging interval's record, with the loss and, under fp16 or clipping, the grad norm
+    Pattern(
+        "app.epoch_progress",
+        triggers=("Epoch [", "Epoch(train)"),
+        regex=(
+            r"Epoch(?:\(train\))? *\[(?P<epoch>\d+)\]\[ *(?P<iter>\d+)/(?P<iters>\d+)\]"
+            r"(?:.*?[\s,]loss: (?P<loss>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?)))?"
+            r"(?:.*?grad_norm: (?P<grad_norm>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?)))?"
+        ),
+        examples=(
+            "2021-06-03 10:12:45,123 - mmdet - INFO - Epoch [1][50/7330]\tlr: 1.988e-03, eta: 1 day, 3:41:09, "
+            "time: 1.136, data_time: 0.050, memory: 3783, loss_rpn_cls: 0.5383, loss: 1.8371, grad_norm: nan",
+            "2023/03/02 11:22:33 - mmengine - INFO - Epoch(train)  [1][  50/3665]  lr: 1.0000e-03  loss: 2.3381",
+        ),
+        near_misses=("Epoch 3: 45%|████▌     | 450/1000 [10:01<12:15,  1.34s/it, loss=0.412]",),
+    ),
     # The run said it finished: positive evidence of a healthy end (a log that just
     # stops is not). The Trainer's line is transformers/trainer.py's logger.info
     # ("Training completed. Do not forget to share your model ..."); its final

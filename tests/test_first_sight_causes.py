@@ -375,3 +375,15 @@ def test_one_nan_grad_norm_the_run_recovered_from_is_not_a_failure(tmp_path):
 def test_trainer_records_are_progress_a_caught_error_was_survived_by(tmp_path):
     text = ("Error at loading 4411: list index out of range\n" + _records("2.0", "1.9"))
     assert verdict(tmp_path, {"train.log": text}).status != "failed"
+
+
+def test_openmmlab_records_nan_first_interval_then_finite_is_not_a_failure(tmp_path):
+    lines = "".join(
+        f"2024-01-0{1 + i // 10} 10:{i:02d}:00,000 - mmocr - INFO - Epoch [1][{50 * (i + 1)}/4000]\tlr: 1.0e-03, "
+        f"time: 0.9, loss: {2.5 - i * 0.1:.4f}, grad_norm: {'nan' if i == 0 else f'{5 - i * 0.2:.4f}'}\n"
+        for i in range(6)
+    )
+    assert verdict(tmp_path / "a", {"train.log": lines}).status != "failed"
+    diverged = lines.replace("loss: 2.0000", "loss: nan")
+    v = verdict(tmp_path / "b", {"train.log": diverged})
+    assert v.status == "failed" and v.root_cause.category == "nan_divergence"
