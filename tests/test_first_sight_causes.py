@@ -387,3 +387,19 @@ def test_openmmlab_records_nan_first_interval_then_finite_is_not_a_failure(tmp_p
     diverged = lines.replace("loss: 2.0000", "loss: nan")
     v = verdict(tmp_path / "b", {"train.log": diverged})
     assert v.status == "failed" and v.root_cause.category == "nan_divergence"
+
+
+@pytest.mark.parametrize("host", ["worker-0", "gpu-b12"])
+def test_a_failed_connection_to_a_peer_names_no_culprit(tmp_path, host):
+    text = (
+        f"{host}:39964:40075 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> "
+        "failed : Software caused connection abort\n"
+        f"{host}:39964:40075 [0] NCCL INFO misc/socket.cc:564 -> 2\n"
+    )
+    v = verdict(tmp_path, {"nccl.log": text})
+    assert v.status == "failed" and v.root_cause.category == "nccl_network"
+    assert v.initiating.kind == "unknown" and v.initiating.node is None
+    # the same node's own verbs call failing is that node's
+    local = text.replace("socketStartConnect: Connect to 10.0.0.2<45763> failed : Software caused connection abort",
+                         "Call to ibv_modify_qp failed with error No such device")
+    assert verdict(tmp_path / "b", {"nccl.log": local}).initiating.node == host

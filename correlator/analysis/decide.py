@@ -185,14 +185,22 @@ def decide(
     # pasted traceback names no process, and whether the job's other ranks failed alike,
     # or one of them first, is not in it. Its kind is "unknown"; the root cause and the
     # first deviating line still say what failed.
+    # an error that no rule placed and whose meaning is a wait or a lost peer (a connect
+    # that failed, a timeout) was printed by a witness: the culprit is whom it waited for
+    if (not (all_ranks or external) and top.rule is None and top.inference is None
+            and top.classification is not None and top.classification.entry.echo
+            and (top.rank is not None or top.node is not None)):
+        witness_only = True
+        top.notes.append("the line is a wait or a lost peer: whoever printed it was waiting on another process")
     kind = ("external" if external else "all_ranks" if all_ranks
             else "unknown" if witness_only
             else "rank" if top.rank is not None or top.node is not None else "unknown")
     nobody = all_ranks or external
-    local_rank, gpu = (None, None) if nobody else _device_of(con, top)
+    unnamed = nobody or witness_only  # the initiator is not named; the story still follows the line
+    local_rank, gpu = (None, None) if unnamed else _device_of(con, top)
     verdict.initiating = Initiating(
-        kind=kind, rank=None if nobody else top.rank,
-        node=late[0] if late is not None else None if nobody else top.node,
+        kind=kind, rank=None if unnamed else top.rank,
+        node=late[0] if late is not None else None if unnamed else top.node,
         local_rank=local_rank, gpu=gpu, all_ranks=all_ranks, confidence=round(confidence, 3),
     )
     verdict.root_cause = _root_cause(top)
