@@ -33,22 +33,37 @@ PATTERNS = (
         ),
         near_misses=("{'eval_loss': 0.71, 'eval_runtime': 3.2, 'epoch': 1.0}",),
     ),
-    # OpenMMLab's runners (mmcv "Epoch [1][50/7330]", mmengine "Epoch(train) [1][  50/3665]"):
-    # a logging interval's record, with the loss and, under fp16 or clipping, the grad norm
+    # OpenMMLab's runners: a logging interval's record, with the loss and (fp16, clipping) the
+    # grad norm; mmcv prints the loss first (docs/formats/python-launchers.md §3), mmengine the
+    # grad norm first, so each has its pattern
     Pattern(
         "app.epoch_progress",
-        triggers=("Epoch [", "Epoch(train)"),
+        triggers=("Epoch [",),
         regex=(
-            r"Epoch(?:\(train\))? *\[(?P<epoch>\d+)\]\[ *(?P<iter>\d+)/(?P<iters>\d+)\]"
+            r"Epoch \[(?P<epoch>\d+)\]\[ *(?P<iter>\d+)/(?P<iters>\d+)\]"
             r"(?:.*?[\s,]loss: (?P<loss>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?)))?"
             r"(?:.*?grad_norm: (?P<grad_norm>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?)))?"
         ),
         examples=(
-            "2021-06-03 10:12:45,123 - mmdet - INFO - Epoch [1][50/7330]\tlr: 1.988e-03, eta: 1 day, 3:41:09, "
-            "time: 1.136, data_time: 0.050, memory: 3783, loss_rpn_cls: 0.5383, loss: 1.8371, grad_norm: nan",
-            "2023/03/02 11:22:33 - mmengine - INFO - Epoch(train)  [1][  50/3665]  lr: 1.0000e-03  loss: 2.3381",
+            " Epoch [1][100/62598]\tlr: 1.000e-03, eta: 6 days, 15:22:46, time: 0.539, data_time: 0.051, memory: 7239, "
+            "loss_ce: 1.2757, horizon_bbox_loss: 0.2828, vertical_bbox_loss: 0.3507, loss: 1.9091, grad_norm: nan",
         ),
         near_misses=("Epoch 3: 45%|████▌     | 450/1000 [10:01<12:15,  1.34s/it, loss=0.412]",),
+    ),
+    Pattern(
+        "app.epoch_progress_mmengine",
+        triggers=("Epoch(train)",),
+        regex=(
+            r"Epoch\(train\) *\[(?P<epoch>\d+)\]\[ *(?P<iter>\d+)/(?P<iters>\d+)\]"
+            r"(?:.*?grad_norm: (?P<grad_norm>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?)))?"
+            r"(?:.*?\sloss: (?P<loss>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?)))?"
+        ),
+        examples=(
+            "07/03 13:04:17 - mmengine - INFO - Epoch(train)  [1][ 10/196]  lr: 3.3333e-04  eta: 0:13:14  time: 0.4073  "
+            "data_time: 0.0335  memory: 970  loss: 6.1887",
+            "01/08 08:55:39 - mmengine - INFO - Epoch(train)  [1][4/4]  lr: 1.0000e-02  eta: 0:00:46  time: 0.6172  "
+            "data_time: 0.1568  memory: 18417  grad_norm: 10.1857  loss: 1.1313  recall@thr=0.5: 0.3889",
+        ),
     ),
     # The run said it finished: positive evidence of a healthy end (a log that just
     # stops is not). The Trainer's line is transformers/trainer.py's logger.info

@@ -107,7 +107,8 @@ GROUP BY b.rank;
 CREATE OR REPLACE TEMP TABLE stream_progress AS
 SELECT file, rank, max(line_no) AS last_line, max(ts_aligned) AS last_ts
 FROM events
-WHERE kind IN ('app.step_metrics', 'app.trainer_metrics', 'app.epoch_progress', 'app.run_completed',
+WHERE kind IN ('app.step_metrics', 'app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine',
+               'app.run_completed',
                'transformers.trainer_log')
 GROUP BY file, rank;
 

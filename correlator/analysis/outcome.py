@@ -44,7 +44,8 @@ def phase_of(con: duckdb.DuckDBPyConnection, ts: datetime | None, file: str | No
     if file is not None and line_no is not None:
         earlier = con.execute(
             "SELECT count(*) FROM events WHERE file = ? AND line_no < ? AND kind IN "
-            "('app.step_metrics', 'app.trainer_metrics', 'app.epoch_progress', 'app.progress_bar', "
+            "('app.step_metrics', 'app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine', "
+            "'app.progress_bar', "
             "'transformers.trainer_log')",
             [file, line_no],
         ).fetchone()[0]
