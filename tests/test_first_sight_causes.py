@@ -403,3 +403,19 @@ def test_a_failed_connection_to_a_peer_names_no_culprit(tmp_path, host):
     local = text.replace("socketStartConnect: Connect to 10.0.0.2<45763> failed : Software caused connection abort",
                          "Call to ibv_modify_qp failed with error No such device")
     assert verdict(tmp_path / "b", {"nccl.log": local}).initiating.node == host
+
+
+def test_a_caught_traceback_followed_by_training_is_healthy(tmp_path):
+    text = (
+        "".join(f"step {i} loss {2.0 - i / 50:.3f}\n" for i in range(1, 4))
+        + "Traceback (most recent call last):\n"
+        + '  File "/w/ds.py", line 40, in __getitem__\n'
+        + "    img = decode(path)\n"
+        + "OSError: broken data stream when reading image file\n"
+        + "".join(f"step {i} loss {2.0 - i / 50:.3f}\n" for i in range(4, 8))
+    )
+    v = verdict(tmp_path, {"r0.log": text})
+    assert v.status == "healthy"
+    # the same error as the log's last word is no run that went on
+    cut = text.split("step 4 ")[0]
+    assert verdict(tmp_path / "b", {"r0.log": cut}).status == "failed"

@@ -596,25 +596,31 @@ def _healthy_or_not(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
 
 
 def _warnings_only(con: duckdb.DuckDBPyConnection) -> str | None:
-    """Why a run that printed warnings and no failure is healthy, or None.
+    """Why a run that printed warnings (or errors it survived) and no failure is healthy, or None.
 
     A warning is a claim that something may go wrong, not that it did: where the run
-    trained on after its last warning, or the logs hold warnings and nothing of a run
-    that stopped (a pasted warning, a test run's noise), nothing failed. A log whose
-    progress stops at or before its last warning stays inconclusive: it may have hung
-    there."""
+    trained on after its last anomaly (a warning, a caught and logged error, a nan
+    gradient norm the loss scaler skipped), nothing failed; and logs that hold warnings
+    and nothing of a run that stopped (a pasted warning, a test run's noise) say nothing
+    failed either. A log whose progress stops at or before its last anomaly stays
+    inconclusive: it may have hung there."""
     row = one(con, """
-        WITH w AS (SELECT file, rank, max(coalesce(line_end, line_no)) AS last_warn, count(*) AS n
-                   FROM events WHERE level = 'WARNING' GROUP BY file, rank)
-        SELECT sum(w.n), count(s.file), (SELECT count(*) FROM stream_progress),
+        WITH w AS (SELECT file, rank, max(coalesce(line_end, line_no)) AS last_warn, count(*) AS n,
+                          count(*) FILTER (WHERE level = 'WARNING') AS n_warn
+                   FROM events
+                   WHERE level IN ('WARNING', 'ERROR', 'CRITICAL')
+                      OR (kind IN ('app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine')
+                          AND (lower(attrs['grad_norm']) IN ('nan', 'inf') OR lower(attrs['loss']) IN ('nan', 'inf')))
+                   GROUP BY file, rank)
+        SELECT sum(w.n), sum(w.n_warn), (SELECT count(*) FROM stream_progress),
                count(*) FILTER (WHERE s.last_line > w.last_warn)
         FROM w LEFT JOIN stream_progress s ON s.file = w.file AND s.rank IS NOT DISTINCT FROM w.rank""", [])
     if not row or not row[0]:
         return None
-    n_warn, _, any_progress, trained_after = row
+    n_any, n_warn, any_progress, trained_after = row
     if trained_after:
-        return f"{n_warn} warning(s) and no error the run did not survive; it trained on after its warnings"
-    if not any_progress:
+        return f"{n_any} warning(s) or survived error(s), and it trained on after them"
+    if not any_progress and n_warn == n_any:
         return f"the logs hold {n_warn} warning(s) and no error: nothing says the run failed"
     return None
 
