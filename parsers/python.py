@@ -99,6 +99,19 @@ PATTERNS = (
         level="WARNING",
         examples=("/usr/lib/python3/site-packages/torch/nn/modules/module.py:1501: UserWarning: something",),
     ),
+    # a warning pasted without the "<file>:<line>: " the warnings module puts before it
+    Pattern(
+        "python.warning_bare",
+        triggers=("Warning: ",),
+        regex=r"^(?P<warn_type>[A-Z]\w*Warning): \S",
+        level="WARNING",
+        examples=(
+            "FutureWarning: `torch.distributed.all_gather_into_tensor` is deprecated. Please use "
+            "`torch.distributed.all_gather_single` instead.",
+            "UserWarning: Grad strides do not match bucket view strides.",
+        ),
+        near_misses=("RuntimeWarning: ", "    warnings.warn(\"UserWarning: x\")"),
+    ),
     # Lightning's rank_zero_warn formats a warning as "<file>:<line>: <message>", without its
     # category (lightning_fabric/utilities/warnings.py _custom_format_warning)
     Pattern(

@@ -419,3 +419,20 @@ def test_a_caught_traceback_followed_by_training_is_healthy(tmp_path):
     # the same error as the log's last word is no run that went on
     cut = text.split("step 4 ")[0]
     assert verdict(tmp_path / "b", {"r0.log": cut}).status == "failed"
+
+
+def test_a_warning_pasted_without_its_file_prefix_is_a_warning(tmp_path):
+    text = "FutureWarning: `torch.distributed._reduce_scatter_base` is deprecated. Please use `reduce_scatter_tensor`.\n"
+    assert verdict(tmp_path, {"w.txt": text}).status == "healthy"
+
+
+@pytest.mark.parametrize("rank", [3, 12])
+def test_a_platform_stamp_before_the_rank_prefix(tmp_path, rank):
+    text = (
+        f"2025-03-02 09:14:55 [rank{rank}]: Traceback (most recent call last):\n"
+        f'2025-03-02 09:14:55 [rank{rank}]:   File "/w/train.py", line 50, in <module>\n'
+        f"2025-03-02 09:14:55 [rank{rank}]:     out = model(x)\n"
+        f"2025-03-02 09:14:55 [rank{rank}]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+    )
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.initiating.rank == rank and v.root_cause.category == "oom"

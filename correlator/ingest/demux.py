@@ -48,6 +48,12 @@ PREFIXES: tuple[Prefix, ...] = (
     Prefix("kubectl_pod", r"^\[pod/(?P<host>[^/\]\s]+)/[^\]\s]*\] ", "["),
     Prefix("accelerate_test", r"^(?:stdout|stderr): ", "s"),
     Prefix("rank", r"^\[rank(?P<rank>\d+)\]: ?", "["),
+    # a platform's own stamp before torch's "[rankN]:" (a job console that stamps each line)
+    Prefix(
+        "stamp_rank",
+        r"^(?P<wrapper_ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?) \[rank(?P<rank>\d+)\]: ?",
+        "0123456789",
+    ),
     Prefix(
         "openmpi",
         r"^\[\d+,(?:mpirank:)?(?P<rank>\d+)(?:,[^\]]*)?\]<(?:stdout|stderr)>:",
