@@ -37,7 +37,8 @@ PATTERNS = (
         triggers=("Traceback (most recent call last):", 'File "', "Error: ", "Exception: "),
         regex=(
             r'(?s)^(?:(?:.*Traceback \(most recent call last\):|\s*File "[^\n]*", line \d+).*\n)?'
-            r"(?P<exc_type>[A-Za-z_][\w.]*)(?:: (?P<exc_msg>[^\n]*))?\s*$"
+            # the message may go on over indented lines (a wrapped paste, pydantic's field list)
+            r"(?P<exc_type>[A-Za-z_][\w.]*)(?:: (?P<exc_msg>[^\n]*))?(?:\n[ \t]+[^\n]*)*\s*$"
             r'|^.*Traceback \(most recent call last\):\s*\n\s*File |^\s*File "[^\n]*", line \d+, in '
         ),
         source=SOURCE,
@@ -48,6 +49,8 @@ PATTERNS = (
             "Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>",
             "  File \"train.py\", line 12, in <module>\n    main()",
             "FileExistsError: [Errno 17] File exists: '/x'",
+            "RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: "
+            "store_based_barrier_key:1\n (world_size=8, worker_count=16, timeout=0:30:00)",
         ),
         near_misses=(
             "Traceback (most recent call last):",

@@ -402,7 +402,7 @@ def join_hard_wraps(df: pl.DataFrame) -> pl.DataFrame:
     """Join the pieces of hard-wrapped lines back into one row (``text`` in file
     order; ``fi`` the file where a batch holds several). The row keeps its first
     piece's other columns."""
-    if df.height < 3:
+    if df.height < 2:  # a one-line paste wrapped once is two lines
         return df
     text = df.get_column("text")
     keys = df.get_column("fi") if "fi" in df.columns else pl.repeat(0, df.height, dtype=pl.UInt32, eager=True)

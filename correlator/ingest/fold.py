@@ -100,6 +100,7 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         t.str.contains(_EXCEPTION_LINE).alias("exc_line"),
         t.str.contains(_FRAME_LINE).alias("frame"),
         t.str.contains(r":\s*$").alias("opens"),
+        t.str.contains(r"\d+%\|").alias("bar"),
     )
     return flags.gather(codes)
 
@@ -135,7 +136,9 @@ def continuation_flags(
     prev = lambda e: within(e.shift(1))  # noqa: E731
     blank, indented, chain = pl.col("blank"), pl.col("indented"), pl.col("chain")
     tb_start = pl.col("tb_start")
-    after_chain = prev(chain) | (prev(blank) & prev(prev(chain)))
+    # a progress bar tqdm redrew between a chain marker and its traceback is no line of the story
+    bar_after_chain = pl.col("bar") & prev(chain)
+    after_chain = prev(chain) | ((prev(blank) | prev(bar_after_chain)) & prev(prev(chain)))
     tb_chained = tb_start & after_chain
     headless = (
         pl.col("frame") & ~prev(indented).fill_null(False) & ~prev(pl.col("opens")).fill_null(False)
@@ -155,8 +158,8 @@ def continuation_flags(
     # message ("KeyError: Caught KeyError in DataLoader worker process 1." then
     # "Original Traceback (most recent call last):" and the worker's frames)
     reraised = pl.col("orig_tb") & prev(pl.col("exc_line")).fill_null(False)
-    cont = ((blank | indented | pl.col("shapes") | tb_chained | (block & ~opener)).fill_null(False) & ~headless
-            | reraised.fill_null(False))
+    cont = ((blank | indented | pl.col("shapes") | tb_chained | bar_after_chain | (block & ~opener)).fill_null(False)
+            & ~headless | reraised.fill_null(False))
     flags = df.select(
         cont.alias("cont"),
         indented,
