@@ -48,6 +48,17 @@ PATTERNS = (
         regex=r"^(?:srun|slurmstepd[\w.-]*)(?:\.slurm)?: (?:(?P<lvl>error): )?",
         source=SOURCE,
     ),
+    # Open MPI's summary of the first rank that exited non-zero ("... thus causing the job to
+    # be terminated. The first process to do so was:" then "Process name: [[jobid,1],RANK]")
+    Pattern(
+        "mpi.first_failed",
+        triggers=("The first process to do so was",),
+        regex=r"The first process to do so was:\s*\n\s*Process name: \[\[\d+,\d+\],(?P<failed_rank>\d+)\]",
+        level="ERROR",
+        examples=(
+            "the job to be terminated. The first process to do so was:\n\n  Process name: [[29322,1],1]\n  Exit code:    1",
+        ),
+    ),
     Pattern(
         "mpi.process_exited",
         triggers=("noticed that process rank",),

@@ -436,3 +436,17 @@ def test_a_platform_stamp_before_the_rank_prefix(tmp_path, rank):
     )
     v = verdict(tmp_path, {"console.log": text})
     assert v.initiating.rank == rank and v.root_cause.category == "oom"
+
+
+@pytest.mark.parametrize("rank", [1, 6])
+def test_mpirun_names_the_rank_killed_by_sigkill(tmp_path, rank):
+    text = "".join(f"[1,{r}]<stdout>:step 3 loss 1.{r}\n" for r in range(8)) + (
+        "--------------------------------------------------------------------------\n"
+        f"mpirun noticed that process rank {rank} with PID 0 on node gpu-a3 exited on signal 9 (Killed).\n"
+        "--------------------------------------------------------------------------\n"
+    )
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.root_cause.category == "oom" and v.initiating.rank == rank
+    aborted = text.replace("signal 9 (Killed)", "signal 6 (Aborted)")
+    other = verdict(tmp_path / "b", {"console.log": aborted})
+    assert other.root_cause is None or other.root_cause.category != "oom"

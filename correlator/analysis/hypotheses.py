@@ -344,7 +344,8 @@ def launcher_names_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> None:
     if top.rank is not None or top.node is not None or top.rule is None:
         return
     ranks = [r for (r,) in con.execute(
-        "SELECT DISTINCT rank FROM findings WHERE kind = 'torchrun.worker_failed' AND rank IS NOT NULL"
+        "SELECT DISTINCT rank FROM findings WHERE kind IN ('torchrun.worker_failed', 'mpi.first_failed') "
+        "AND rank IS NOT NULL"
     ).fetchall()]
     if len(ranks) == 1:
         top.rank = ranks[0]
