@@ -450,3 +450,12 @@ def test_mpirun_names_the_rank_killed_by_sigkill(tmp_path, rank):
     aborted = text.replace("signal 9 (Killed)", "signal 6 (Aborted)")
     other = verdict(tmp_path / "b", {"console.log": aborted})
     assert other.root_cause is None or other.root_cause.category != "oom"
+
+
+def test_one_rank_that_stopped_at_its_warning_is_no_healthy_run(tmp_path):
+    steps = lambda r, a, b: "".join(f"[rank{r}]: step {i} loss {1.5 - i / 50:.3f}\n" for i in range(a, b))  # noqa: E731
+    warn = "[rank{r}]: " + DDP_WARNING.splitlines()[0] + "\n"
+    ok = steps(0, 1, 3) + warn.format(r=0) + steps(0, 3, 6)
+    assert verdict(tmp_path / "a", {"r0.log": ok}).status == "healthy"
+    stopped = ok + steps(1, 1, 3) + warn.format(r=1)  # rank 1 printed the warning and nothing after
+    assert verdict(tmp_path / "b", {"all.log": stopped}).status == "inconclusive"

@@ -613,12 +613,13 @@ def _warnings_only(con: duckdb.DuckDBPyConnection) -> str | None:
                           AND (lower(attrs['grad_norm']) IN ('nan', 'inf') OR lower(attrs['loss']) IN ('nan', 'inf')))
                    GROUP BY file, rank)
         SELECT sum(w.n), sum(w.n_warn), (SELECT count(*) FROM stream_progress),
-               count(*) FILTER (WHERE s.last_line > w.last_warn)
+               count(*) FILTER (WHERE s.last_line > w.last_warn),
+               count(*) FILTER (WHERE s.last_line <= w.last_warn)
         FROM w LEFT JOIN stream_progress s ON s.file = w.file AND s.rank IS NOT DISTINCT FROM w.rank""", [])
     if not row or not row[0]:
         return None
-    n_any, n_warn, any_progress, trained_after = row
-    if trained_after:
+    n_any, n_warn, any_progress, trained_after, stopped_at = row
+    if trained_after and not stopped_at:  # no stream's progress stopped at its anomaly
         return f"{n_any} warning(s) or survived error(s), and it trained on after them"
     if not any_progress and n_warn == n_any:
         return f"the logs hold {n_warn} warning(s) and no error: nothing says the run failed"
