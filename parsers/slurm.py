@@ -53,7 +53,8 @@ PATTERNS = (
     Pattern(
         "mpi.first_failed",
         triggers=("The first process to do so was",),
-        regex=r"The first process to do so was:\s*\n\s*Process name: \[\[\d+,\d+\],(?P<failed_rank>\d+)\]",
+        # (a paste cut after the first line is still the launcher's report of a failure)
+        regex=r"The first process to do so was:(?:\s*\n\s*Process name: \[\[\d+,\d+\],(?P<failed_rank>\d+)\])?",
         level="ERROR",
         examples=(
             "the job to be terminated. The first process to do so was:\n\n  Process name: [[29322,1],1]\n  Exit code:    1",
