@@ -581,10 +581,10 @@ def _healthy_or_not(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
         verdict.status = "healthy"
         verdict.status_reason = f"the run reports a healthy end at {done[0]['file']}:{done[0]['line_no']}"
         return
-    warned = _warnings_only(con)
-    if warned is not None:
+    survived = _survived_anomalies(con)
+    if survived is not None:
         verdict.status = "healthy"
-        verdict.status_reason = warned
+        verdict.status_reason = survived
         return
     verdict.status = "inconclusive"
     step = con.execute("SELECT max(TRY_CAST(attrs['step'] AS BIGINT)) FROM events "
@@ -595,7 +595,7 @@ def _healthy_or_not(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
                            "collect the scheduler's record of the job (its exit code) or the rest of the log")
 
 
-def _warnings_only(con: duckdb.DuckDBPyConnection) -> str | None:
+def _survived_anomalies(con: duckdb.DuckDBPyConnection) -> str | None:
     """Why a run that printed warnings (or errors it survived) and no failure is healthy, or None.
 
     A warning is a claim that something may go wrong, not that it did: where the run
