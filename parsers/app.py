@@ -130,6 +130,27 @@ PATTERNS = (
             "distributed training: True",
         ),
     ),
+    # any other trainer's record of a logging interval, "name: value" pairs with the loss among
+    # them (YOLO/ultralytics-style, Keras's "- loss: 0.31 -", custom loops): progress, and its
+    # loss (and a grad norm printed before it) for the non-finite check. Only ": " pairs: a
+    # progress bar's postfix ("loss=0.412]") is the bar's, which redraws as a run unwinds
+    Pattern(
+        "app.loss_record",
+        triggers=("loss: ", "Loss: "),
+        regex=(
+            r"(?:\bgrad_norm: (?P<grad_norm>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?))[^\n]*?)?"
+            r"(?:^|[\s,|])[Ll]oss: (?P<loss>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?))(?:[\s,|]|$)"
+        ),
+        examples=(
+            "grad_norm: 638.4964  loss: 626.2026  loss_cls: 143.0205  loss_bbox: 243.8403  loss_dfl: 239.3417",
+            "32/32 [==============================] - 1s 2ms/step - loss: 0.3142 - accuracy: 0.9062",
+            "train Loss: 2.7186 Acc: 0.4082",
+        ),
+        near_misses=(
+            "Epoch 3: 45%|████▌     | 450/1000 [10:01<12:15,  1.34s/it, loss=0.412]",
+            "val_loss: 0.71 - val_accuracy: 0.88",
+        ),
+    ),
     Pattern(
         "app.progress_bar",
         envelope=True,

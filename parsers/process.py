@@ -43,6 +43,23 @@ PATTERNS = (
         ),
         near_misses=("DataLoader worker (pid 32554) is killed by signal: Killed.", "Killed process 4242 (python)"),
     ),
+    # a C or CUDA assert() that failed: glibc prints "prog: file.c:12: func: Assertion `x' failed.",
+    # a CUDA kernel "file.cu:108: kernel: block: [0,0,0], thread: [8,0,0] Assertion `x` failed."
+    # once per failing thread; the Python error that follows ("device-side assert triggered")
+    # says only that one fired, this line says which
+    Pattern(
+        "process.assertion_failed",
+        triggers=("Assertion `",),
+        regex=r"(?P<assert_site>[^\s:]+\.(?:cu|cuh|c|cc|cpp|h|hpp)):\d+: .*Assertion `(?P<assertion>.+?)['`] failed",
+        level="ERROR",
+        examples=(
+            "/pytorch/aten/src/THCUNN/ClassNLLCriterion.cu:108: cunn_ClassNLLCriterion_updateOutput_kernel: "
+            "block: [0,0,0], thread: [8,0,0] Assertion `t >= 0 && t < n_classes` failed.",
+            "python: ../nptl/pthread_mutex_lock.c:81: __pthread_mutex_lock: Assertion `mutex->__data.__owner == 0' "
+            "failed.",
+        ),
+        near_misses=("AssertionError: `x` failed", "assert `len(x) > 0` failed in my_check()"),
+    ),
     Pattern(
         "process.nonzero_exit",
         triggers=("exited with code", "exit code", "exit status", "non-zero exit status"),

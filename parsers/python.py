@@ -34,11 +34,12 @@ PATTERNS = (
     Pattern(
         "python.traceback",
         envelope=True,
-        triggers=("Traceback (most recent call last):", 'File "', "Error: ", "Exception: "),
+        triggers=("Traceback (most recent call last):", 'File "', "Error: ", "Exception: ", "Error:\n"),
         regex=(
             r'(?s)^(?:(?:.*Traceback \(most recent call last\):|\s*File "[^\n]*", line \d+).*\n)?'
             # the message may go on over indented lines (a wrapped paste, pydantic's field list)
-            r"(?P<exc_type>[A-Za-z_][\w.]*)(?:: (?P<exc_msg>[^\n]*))?(?:\n[ \t]+[^\n]*)*\s*$"
+            r"(?P<exc_type>[A-Za-z_][\w.]*)(?:: (?P<exc_msg>[^\n]*)|:[ \t]*\n(?P<exc_msg_below>[^\n]+))?"
+            r"(?:\n[ \t]+[^\n]*)*\s*$"
             r'|^.*Traceback \(most recent call last\):\s*\n\s*File |^\s*File "[^\n]*", line \d+, in '
         ),
         source=SOURCE,
@@ -49,6 +50,7 @@ PATTERNS = (
             "Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>",
             "  File \"train.py\", line 12, in <module>\n    main()",
             "FileExistsError: [Errno 17] File exists: '/x'",
+            "ValueError:\nYou selected an invalid strategy name: `strategy=None`.",
             "RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: "
             "store_based_barrier_key:1\n (world_size=8, worker_count=16, timeout=0:30:00)",
         ),

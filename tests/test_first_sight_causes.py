@@ -459,3 +459,104 @@ def test_one_rank_that_stopped_at_its_warning_is_no_healthy_run(tmp_path):
     assert verdict(tmp_path / "a", {"r0.log": ok}).status == "healthy"
     stopped = ok + steps(1, 1, 3) + warn.format(r=1)  # rank 1 printed the warning and nothing after
     assert verdict(tmp_path / "b", {"all.log": stopped}).status == "inconclusive"
+
+
+# ---- session 18: causes read off the result batch's misses, tested on text of their own ----
+
+def _tee_traceback(local: int, call: str, error: str) -> str:
+    """A worker's traceback as `torchrun --tee 3` prints it (each line `[defaultN]:`)."""
+    lines = [
+        "Traceback (most recent call last):",
+        '  File "/srv/job/train.py", line 41, in <module>',
+        f"    {call}",
+        '  File "/opt/venv/lib/python3.11/site-packages/torch/serialization.py", line 1482, in load',
+        "    with _open_zipfile_reader(opened_file) as opened_zipfile:",
+        error,
+    ]
+    return "".join(f"[default{local}]:{line}\n" for line in lines)
+
+
+NEWER_FILE = ("RuntimeError: [enforce fail at inline_container.cc:230] . Attempted to read a PyTorch file with "
+              "version 12, but the maximum supported version for reading is 9. Your PyTorch installation may be "
+              "too old.")
+
+
+NONE_ATTR = "AttributeError: 'NoneType' object has no attribute 'size'"
+
+
+def test_the_same_unknown_error_on_every_rank_is_all_ranks_alike(tmp_path):
+    """No rule knows the error; every rank raised it at once: one failure of all ranks."""
+    console = "".join(_tee_traceback(r, "n = feats.size(0)", NONE_ATTR) for r in range(3))
+    v = verdict(tmp_path, {"console.log": console})
+    assert v.status == "failed"
+    assert v.initiating.kind == "all_ranks" and v.initiating.rank is None
+
+
+def test_an_unknown_error_on_some_ranks_only_is_not_all_ranks(tmp_path):
+    wait = "[default{r}]:[W1205 09:14:40.118812000 socket.cpp:469] [c10d] waitForInput: poll returned 0\n"
+    console = (_tee_traceback(0, "n = feats.size(0)", NONE_ATTR) + _tee_traceback(2, "n = feats.size(0)", NONE_ATTR)
+               + wait.format(r=1))
+    v = verdict(tmp_path, {"console.log": console})
+    assert v.status == "failed"
+    assert v.initiating.kind != "all_ranks"
+
+
+def test_a_file_from_a_newer_version_is_a_version_mismatch():
+    c = classify_failure(NEWER_FILE, "before_training")
+    assert c is not None and c.category == "version_mismatch"
+    near = classify_failure("RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central "
+                            "directory", "before_training")
+    assert near is None or near.category != "version_mismatch"
+
+
+def test_an_error_on_one_machine_only_names_that_machine(tmp_path):
+    """Two agents, two machines: only node-1's ranks fail the same check before training; node-0's
+    ranks wait at the store for them. The cause is node-1's (its older torch), not every rank's."""
+    wait = ("[default{r}]:Traceback (most recent call last):\n"
+            '[default{r}]:  File "/srv/job/train.py", line 22, in <module>\n'
+            '[default{r}]:    dist.init_process_group("gloo")\n'
+            "[default{r}]:torch.distributed.DistStoreError: wait timeout after 60000ms, keys: /default_pg/0//cpu//0/3\n")
+    v = verdict(tmp_path, {
+        "node-0/console.log": wait.format(r=0) + wait.format(r=1),
+        "node-1/console.log": "".join(_tee_traceback(r, "feats = torch.load(args.features)", NEWER_FILE)
+                                     for r in range(2)),
+    })
+    assert v.status == "failed"
+    assert v.root_cause.category == "version_mismatch"
+    assert v.initiating.kind == "rank" and v.initiating.node == "node-1" and v.initiating.rank is None
+
+
+def test_a_kernel_assertion_on_the_labels_is_the_data(tmp_path):
+    """The CUDA kernel's assertion lines say which check failed; the Python error after them
+    only that one did."""
+    log = (
+        "epoch 3 train Loss: 0.8123 Acc: 0.7001\n"
+        "/opt/pytorch/aten/src/ATen/native/cuda/Loss.cu:250: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], "
+        "thread: [17,0,0] Assertion `t >= 0 && t < n_classes` failed.\n"
+        "Traceback (most recent call last):\n"
+        '  File "fit.py", line 88, in <module>\n'
+        "    total += loss.item()\n"
+        "RuntimeError: CUDA error: device-side assert triggered\n"
+    )
+    v = verdict(tmp_path, {"fit.log": log})
+    assert v.status == "failed"
+    assert v.root_cause.category == "data_error"
+    assert "Assertion" in v.first_deviating.text
+
+
+def test_a_loss_record_that_turns_nan_to_the_end_is_divergence(tmp_path):
+    """Plain "name: value" records (no step counter, no known trainer layout)."""
+    log = "".join(f"box_loss: {b}  loss: {x}  cls_loss: {c}\n"
+                  for b, x, c in [("1.91", "3.20", "1.29"), ("1.52", "2.61", "1.09"), ("nan", "nan", "nan"),
+                                  ("nan", "nan", "nan")])
+    v = verdict(tmp_path, {"train.log": log})
+    assert v.status == "failed" and v.root_cause.category == "nan_divergence"
+    healthy = verdict(tmp_path / "h", {"train.log": log.replace("nan", "0.9")
+                                       + "Training completed. Do not forget to share your model\n"})
+    assert healthy.status == "healthy"
+
+
+def test_an_exception_whose_message_starts_on_the_next_line_is_one_failure(tmp_path):
+    v = verdict(tmp_path, {"run.log": "KeyError:\nThe config has no entry 'optimizer.betas' (did you mean 'optim'?)\n"})
+    assert v.status == "failed"
+    assert "optimizer.betas" in v.root_cause.evidence.text

@@ -25,6 +25,7 @@ from correlator.analysis.hypotheses import (
     corroborate,
     hypotheses,
     launcher_names_rank,
+    same_error_everywhere,
     score,
     why_not,
     with_message,
@@ -114,7 +115,10 @@ def decide(
         # (one pasted traceback, every rank failing alike out of view); with echoes
         # about (peers timing out), the cross-rank inferences decide instead: an
         # unplaced error among them is as likely an echo's own log line
-        hyps.append(failure_hypothesis(con, failures[0]))
+        h = failure_hypothesis(con, failures[0])
+        same_error_everywhere(h, rows(con, "SELECT rank, ts_aligned FROM failure_evidence WHERE shape = ?",
+                                      [failures[0]["shape"]]), known_ranks)
+        hyps.append(h)
     for h in hyps:
         if h.rule is None and h.inference is None and h.evidence is not None:
             _classify(con, h)
@@ -158,9 +162,10 @@ def decide(
     confidence = sum(h.score for h in hyps if h is top or (
         top.rank is not None and h.rank == top.rank and h.category == top.category)) / total
     corroborate(top, hyps)
-    all_ranks = top.rank is None and top.rule is not None and (
-        top.n_ranks_same >= max(2, len(known_ranks)) or top.rule.rule.scope == "job"
-    )
+    all_ranks = top.rank is None and (
+        top.n_ranks_same >= max(2, len(known_ranks)) if top.rule is None
+        else top.n_ranks_same >= max(2, len(known_ranks)) or top.rule.rule.scope == "job"
+    ) and top.inference is None
     external = top.category == "killed_by_scheduler" or bool(
         top.classification and top.classification.entry.external
     )
@@ -543,6 +548,13 @@ def _deterministic_everywhere(con: duckdb.DuckDBPyConnection, top: Hyp, hyps: li
     phase = phase_of(con, top.evidence.ts, top.evidence.file, top.evidence.line_no)
     if phase == "during_training":
         return False
+    node = _one_node_only(con, top)
+    if node is not None:
+        # every rank of one machine fails the same check and the other machines' ranks
+        # only wait: that machine's setting (its interface name, its limits, its copy)
+        top.rank, top.node = None, node
+        top.notes.append(f"only node {node}'s ranks raise it; the other nodes' logs show no such error")
+        return False
     others = {h.category for h in hyps[1:] if h.rank is not None and h.rank != top.rank and h.rule is not None}
     if others - {top.category}:
         return False
@@ -550,6 +562,23 @@ def _deterministic_everywhere(con: duckdb.DuckDBPyConnection, top: Hyp, hyps: li
         "SELECT count(*) FROM stream_progress WHERE rank IS NOT NULL AND rank IS DISTINCT FROM ?", [top.rank]
     ).fetchone()[0]
     return not trained
+
+
+def _one_node_only(con: duckdb.DuckDBPyConnection, top: Hyp) -> str | None:
+    """The node whose ranks alone raise the winner's error, in a job whose other nodes left
+    logs of their own without it; None where it is seen on several nodes, or only one
+    node's logs are here."""
+    assert top.evidence is not None
+    found = con.execute(
+        """WITH s AS (SELECT shape FROM failure_evidence WHERE file = ? AND line_no = ? LIMIT 1)
+           SELECT list(DISTINCT f.node) FILTER (WHERE f.node IS NOT NULL),
+                  (SELECT count(DISTINCT node) FROM events WHERE node IS NOT NULL)
+           FROM failure_evidence f JOIN s ON f.shape = s.shape""",
+        [top.evidence.file, top.evidence.line_no],
+    ).fetchone()
+    if found is None or not found[0] or len(found[0]) != 1 or found[1] < 2:
+        return None
+    return found[0][0]
 
 
 def _echoes_only(verdict: Verdict, collateral_rows: list[dict]) -> None:
@@ -609,7 +638,8 @@ def _survived_anomalies(con: duckdb.DuckDBPyConnection) -> str | None:
                           count(*) FILTER (WHERE level = 'WARNING') AS n_warn
                    FROM events
                    WHERE level IN ('WARNING', 'ERROR', 'CRITICAL')
-                      OR (kind IN ('app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine')
+                      OR (kind IN ('app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine',
+                                   'app.loss_record')
                           AND (lower(attrs['grad_norm']) IN ('nan', 'inf') OR lower(attrs['loss']) IN ('nan', 'inf')))
                    GROUP BY file, rank)
         SELECT sum(w.n), sum(w.n_warn), (SELECT count(*) FROM stream_progress),

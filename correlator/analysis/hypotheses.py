@@ -139,12 +139,34 @@ def hypotheses(
     if unexplained:
         d = with_message(con, unexplained[0])
         is_tb = "Traceback (most recent call last)" in d["message"]
-        out.append(Hyp(rule=None, category="code_exception" if is_tb else "other", rank=d["rank"],
-                        node=d["node"], ts=epoch(d["ts_aligned"]), evidence=cite(d), base=0.6,
-                        notes=["deviating error that no rule explains"]))
+        h = Hyp(rule=None, category="code_exception" if is_tb else "other", rank=d["rank"],
+                node=d["node"], ts=epoch(d["ts_aligned"]), evidence=cite(d), base=0.6,
+                notes=["deviating error that no rule explains"])
+        same_error_everywhere(h, [c for c in unexplained if c["shape"] == unexplained[0]["shape"]], known_ranks)
+        out.append(h)
     out.extend(_inferred_hypotheses(con))
     own_error_first(out)
     return out
+
+
+def same_error_everywhere(h: Hyp, same: list[dict], known_ranks: list[int]) -> None:
+    """An error no rule knows, raised alike on every known rank at once (each rank ran the
+    same failing line: a file every rank loads, a call every rank makes), is one failure of
+    all ranks, not the first printer's: the same shape (digits aside) on each rank, close
+    together in time (``same``: the rows of that shape). A failure that spreads from one rank reaches its peers as other
+    lines (timeouts, closed connections), which rules place, so it does not look alike."""
+    if len(known_ranks) < 2 or h.rank is None:
+        return
+    same = [c for c in same if c["rank"] is not None]
+    ranks = {c["rank"] for c in same}
+    if not set(known_ranks) <= ranks:
+        return
+    times = [epoch(c["ts_aligned"]) for c in same if c["ts_aligned"] is not None]
+    if times and max(times) - min(times) > ALL_RANKS_WINDOW_S:
+        return
+    h.rank = None
+    h.n_ranks_same = len(ranks)
+    h.notes.append(f"the same error on all {len(ranks)} ranks within {ALL_RANKS_WINDOW_S:.0f} s")
 
 
 def steps_at(con: duckdb.DuckDBPyConnection, group: list[Hyp]) -> list[int | None]:

@@ -45,7 +45,7 @@ def phase_of(con: duckdb.DuckDBPyConnection, ts: datetime | None, file: str | No
         earlier = con.execute(
             "SELECT count(*) FROM events WHERE file = ? AND line_no < ? AND kind IN "
             "('app.step_metrics', 'app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine', "
-            "'app.progress_bar', "
+            "'app.progress_bar', 'app.loss_record', "
             "'transformers.trainer_log')",
             [file, line_no],
         ).fetchone()[0]

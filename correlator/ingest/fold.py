@@ -65,6 +65,10 @@ _SPAWN_CHILD_HEADER = r"^-- Process \d+ terminated with the following error:$"
 # "ValueError: x", "torch.OutOfMemoryError: CUDA out of memory", "KeyboardInterrupt"
 _EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure|error)\b(?::|$)|^[A-Za-z_][\w.]*: "
 
+# An exception whose message begins with a newline ("raise ValueError('\\nYou selected ...')")
+# prints its type alone; the message is the next line, unindented.
+_BARE_EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Failure):\s*$"
+
 # A traceback's frame line; one that follows neither an indented line nor a line
 # ending in ":" (a header: "Traceback ...:", "Thread 0x... (most recent call first):")
 # starts a traceback whose header was cut off (a paste that began below it).
@@ -98,6 +102,7 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         t.str.starts_with("PyTorch version: ").alias("torch_version"),
         (t == "Collecting environment information...").alias("collecting"),
         t.str.contains(_EXCEPTION_LINE).alias("exc_line"),
+        t.str.contains(_BARE_EXCEPTION_LINE).alias("bare_exc"),
         t.str.contains(_FRAME_LINE).alias("frame"),
         t.str.contains(r":\s*$").alias("opens"),
         t.str.contains(r"\d+%\|").alias("bar"),
@@ -158,8 +163,9 @@ def continuation_flags(
     # message ("KeyError: Caught KeyError in DataLoader worker process 1." then
     # "Original Traceback (most recent call last):" and the worker's frames)
     reraised = pl.col("orig_tb") & prev(pl.col("exc_line")).fill_null(False)
+    message_below = prev(pl.col("bare_exc")).fill_null(False) & ~blank & pl.col("ts").is_null()
     cont = ((blank | indented | pl.col("shapes") | tb_chained | bar_after_chain | (block & ~opener)).fill_null(False)
-            & ~headless | reraised.fill_null(False))
+            & ~headless | reraised.fill_null(False) | message_below)
     flags = df.select(
         cont.alias("cont"),
         indented,
