@@ -584,3 +584,14 @@ def test_ray_trains_worker_snippet_names_the_rank(tmp_path):
     assert v.status == "failed"
     assert v.initiating.rank == 3
     assert v.root_cause.category == "data_error"
+
+
+def test_the_story_of_a_lone_paste_does_not_claim_only_echoes(tmp_path):
+    from correlator.report.text import render
+
+    lone = verdict(tmp_path / "a", {"train.log": "Traceback (most recent call last):\n"
+                                                 '  File "fit.py", line 9, in <module>\n    run()\n'
+                                                 "ZeroDivisionError: division by zero\n"})
+    assert lone.initiating.kind == "unknown" and lone.root_cause is not None
+    story = render(lone)
+    assert "only echoes" not in story and "Initiating: unknown (the logs do not say" in story

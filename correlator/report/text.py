@@ -52,7 +52,12 @@ def render(v: Verdict) -> str:
         if i.kind == "external":
             add("Initiating: from outside the job (a scheduler, a signal, a preemption): no rank to blame")
         elif i.kind == "unknown" and i.rank is None and i.node is None:
-            add("Initiating: unknown (only echoes of the failure were found)")
+            echoes_only = v.root_cause is None or any(b.startswith("echoes only") for b in v.root_cause.basis)
+            seen_by = v.root_cause.evidence.rank if v.root_cause and v.root_cause.evidence else None
+            add("Initiating: unknown (only echoes of the failure were found)" if echoes_only
+                else f"Initiating: unknown (rank {seen_by} only reports waiting on, or losing, another process)"
+                if seen_by is not None
+                else "Initiating: unknown (the logs do not say which process printed it, nor whether others failed alike)")
         elif i.all_ranks:
             add("Initiating: all ranks alike (the same failure everywhere: configuration or code, not one bad rank)")
         else:
