@@ -562,30 +562,6 @@ def test_an_exception_whose_message_starts_on_the_next_line_is_one_failure(tmp_p
     assert "optimizer.betas" in v.root_cause.evidence.text
 
 
-def test_ray_trains_worker_snippet_names_the_rank(tmp_path):
-    """Ray Train's WorkerGroupError quotes each failed worker's traceback under
-    "[Rank N Error Snippet]:"; N is the rank, as mp.spawn's "-- Process N" is."""
-    log = (
-        "Traceback (most recent call last):\n"
-        '  File "/srv/job/launch.py", line 44, in <module>\n'
-        "    result = trainer.fit()\n"
-        '  File "/opt/venv/lib/python3.11/site-packages/ray/train/v2/api/data_parallel_trainer.py", line 195, in fit\n'
-        "    raise result.error\n"
-        "ray.train.WorkerGroupError: Training failed due to worker errors:\n"
-        "[Rank 3 Error Snippet]:\n"
-        "Traceback (most recent call last):\n"
-        '  File "/srv/job/launch.py", line 21, in train_loop_per_worker\n'
-        "    batch = next(it)\n"
-        '  File "/srv/job/reader.py", line 58, in __getitem__\n'
-        "    with open(self.paths[i], 'rb') as f:\n"
-        "FileNotFoundError: [Errno 2] No such file or directory: '/mnt/shards/part-00417.bin'\n"
-    )
-    v = verdict(tmp_path, {"driver.log": log})
-    assert v.status == "failed"
-    assert v.initiating.rank == 3
-    assert v.root_cause.category == "data_error"
-
-
 def test_the_story_of_a_lone_paste_does_not_claim_only_echoes(tmp_path):
     from correlator.report.text import render
 

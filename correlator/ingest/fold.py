@@ -40,7 +40,6 @@ _CONTINUATION_SHAPES = (
     r"|During handling of the above exception, another exception occurred:"
     r"|The above exception was the direct cause of the following exception:"
     r"|-- Process \d+ terminated with the following error:$"  # torch.multiprocessing.spawn's child report
-    r"|\[Rank \d+ Error Snippet\]:$"  # Ray Train's WorkerGroupError quoting a worker's traceback
     r"|[}\]],?\s*$"
     r"|[-=]{10,}\s*$"  # table borders (torchrun ChildFailedError, ds_report)
     r"|[│╭╰├┃┏┗]"
@@ -62,8 +61,7 @@ _CHAIN_MARKERS = (
 )
 # mp.spawn re-raises a child's exception in the parent as ProcessRaisedException, whose
 # message is this header and the child's own traceback: one event, the child's.
-# Ray Train's WorkerGroupError does the same for each failed worker: "[Rank N Error Snippet]:".
-_SPAWN_CHILD_HEADER = r"^-- Process \d+ terminated with the following error:$|^\[Rank \d+ Error Snippet\]:$"
+_SPAWN_CHILD_HEADER = r"^-- Process \d+ terminated with the following error:$"
 # "ValueError: x", "torch.OutOfMemoryError: CUDA out of memory", "KeyboardInterrupt"
 _EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure|error)\b(?::|$)|^[A-Za-z_][\w.]*: "
 

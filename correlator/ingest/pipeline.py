@@ -302,21 +302,18 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
 
 
 # torch.multiprocessing.spawn's report of a child's exception (fold.py keeps it one event)
-_SPAWN_CHILD = r"(?m)^(?:-- Process (\d+) terminated with the following error:|\[Rank (\d+) Error Snippet\]:)$"
+_SPAWN_CHILD = r"(?m)^-- Process (\d+) terminated with the following error:$"
 
 
 def _spawn_child_rank(ev: pl.DataFrame) -> pl.DataFrame:
     """The child's index that ``mp.spawn``'s report names is the rank of the error it
     carries (``fn(i, *args)``: the spawn index is the rank the job passes on, as every
-    spawn-launched trainer does), and so is the rank Ray Train's WorkerGroupError names
-    for a worker's snippet; a prefix on the line itself still wins."""
+    spawn-launched trainer does); a prefix on the line itself still wins."""
     msg = ev.get_column("message")
-    has = msg.str.contains("terminated with the following error:", literal=True) | msg.str.contains(
-        " Error Snippet]:", literal=True)
+    has = msg.str.contains("terminated with the following error:", literal=True)
     if not has.any():
         return ev
-    child = pl.coalesce(msg.str.extract(_SPAWN_CHILD, 1), msg.str.extract(_SPAWN_CHILD, 2)).cast(
-        pl.Int32, strict=False)
+    child = msg.str.extract(_SPAWN_CHILD, 1).cast(pl.Int32, strict=False)
     return ev.with_columns(pl.coalesce(pl.col("rank"), child).alias("rank"))
 
 
