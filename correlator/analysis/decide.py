@@ -153,11 +153,13 @@ def decide(
         _echoes_only(verdict, collateral_rows)
         return verdict
     top = hyps[0]
-    # hypotheses naming the same rank for the same category are one conclusion reached
-    # twice (its loss line and its exception): they add up, they do not compete
-    confidence = sum(h.score for h in hyps if h is top or (
-        top.rank is not None and h.rank == top.rank and h.category == top.category)) / total
     corroborate(top, hyps)
+    # hypotheses naming the same rank for the same category are one conclusion reached
+    # twice (its loss line and its exception): they add up, they do not compete. After
+    # corroboration: a node-level winner (an Xid whose GPU no NCCL line ties to one rank)
+    # that a rank's own error named agrees with it, and with the node's other reports of
+    # the fault, as it does where the bus named the rank directly
+    confidence = sum(h.score for h in hyps if h is top or _agrees(h, top)) / total
     all_ranks = top.rank is None and top.rule is not None and (
         top.n_ranks_same >= max(2, len(known_ranks)) or top.rule.rule.scope == "job"
     )
@@ -234,6 +236,14 @@ def decide(
         if odd is not None:
             verdict.first_deviating = _first_deviating(con, odd)
     return verdict
+
+
+def _agrees(h: Hyp, top: Hyp) -> bool:
+    """``h`` reaches the winner's conclusion: the same category, and the same rank, or
+    (a winner whose rank corroboration gave) the same node without a rank of its own."""
+    if h.category != top.category or top.rank is None:
+        return False
+    return h.rank == top.rank or (top.corroborated and h.rank is None and h.node == top.node)
 
 
 # the op an odd-one-out inference names: "it runs gloo:all_gather while ...", "runs op ALLGATHER while ..."
