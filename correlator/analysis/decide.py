@@ -354,9 +354,12 @@ def _pick_first_deviating(candidates: list[dict], top: Hyp, init_rank: int | Non
         return None
     if init_rank is not None:
         mine = [c for c in candidates if c["subject_rank"] == init_rank]
-        if mine:
-            return mine[0]
-        return None
+        # a line its rank trained on after (a slow batch, a retried read) is not where
+        # its failure began, when a later one it did not survive is there: whether such
+        # a warning deviates at all hangs on how many ranks printed it, which a longer
+        # or a wider job changes (all of 64 ranks' long logs; 158 of 1,024 short ones)
+        picked = [c for c in mine if not c["survived"]] or mine
+        return picked[0] if picked else None
     if top.node is not None:
         return None  # node-level evidence: the root cause's own line
     return candidates[0] if candidates else None

@@ -12,7 +12,6 @@ import pyarrow as pa
 
 from correlator.analysis.rulebook import BLAME_TABLES_GIVEN_INITS_SQL, LoadedRule, create_findings
 
-
 # A GPU (PCI bus) of a node that NCCL saw several ranks use names none of them: the
 # rules pick one rank per bus, and among several that pick is arbitrary (a 1,024-rank
 # job named a different rank than the same failure at 64). A fault on that GPU stays
