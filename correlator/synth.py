@@ -14,6 +14,12 @@ Job directory layout::
     OUT/<host>/nvidia-smi.txt   one table snapshot taken shortly after the start
     OUT/truth.json              the expected verdict
 
+Scale: a job at 1,024 ranks is the same failure as at 64 (same seed, culprit and
+bytes per rank: the same steps), and analyses to the same verdict
+(tests/test_scale.py). Every GPU of a node has its own PCI bus (the DGX's eight,
+then 32 in 0xe0-0xff, then the rest of the domain, then domains 0001, ...), so a
+dense node (synth's default two nodes, 512 GPUs each) never puts two ranks on one.
+
 Time model: every instant is computed in "true" epoch milliseconds; processes on
 the skewed node print ``true + skew``. Printed stamps are naive times that equal
 UTC. Raw dmesg stamps are seconds since boot and therefore never skewed.
