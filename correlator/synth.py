@@ -14,6 +14,12 @@ Job directory layout::
     OUT/<host>/nvidia-smi.txt   one table snapshot taken shortly after the start
     OUT/truth.json              the expected verdict
 
+Scale: a job at 1,024 ranks is the same failure as at 64 (same seed, culprit and
+bytes per rank: the same steps), and analyses to the same verdict
+(tests/test_scale.py). Every GPU of a node has its own PCI bus (the DGX's eight,
+then 32 in 0xe0-0xff, then the rest of the domain, then domains 0001, ...), so a
+dense node (synth's default two nodes, 512 GPUs each) never puts two ranks on one.
+
 Time model: every instant is computed in "true" epoch milliseconds; processes on
 the skewed node print ``true + skew``. Printed stamps are naive times that equal
 UTC. Raw dmesg stamps are seconds since boot and therefore never skewed.
@@ -78,6 +84,10 @@ TRAIN_START_MS = 25_000  # from agent start to the first training step
 MIN_STEPS = 12
 # PCI buses of the eight GPUs of a DGX H100; NCCL prints them as "busId 18000".
 BUS_IDS = ("18", "2a", "3a", "5d", "9a", "ab", "ba", "db")
+# Buses of local ranks 8..39 (a denser node), then of any beyond, so that no two GPUs
+# of a node share one; past a PCI domain's buses the next domain (0001:..) starts.
+_DENSE_BUSES = tuple(f"{0xE0 + (i + 8) % 32:02x}" for i in range(32))
+_MORE_BUSES = tuple(f"{b:02x}" for b in range(1, 0xE0) if f"{b:02x}" not in BUS_IDS)
 SITE = "/usr/local/lib/python3.10/dist-packages"
 PY_BIN = "/usr/bin/python3"
 CLUSTER_DOMAIN = "cluster.local"
@@ -250,9 +260,27 @@ class Plan:
         num = _host_number(self.hosts[node], node)
         return f"10.1.{num // 200}.{10 + num % 200}"
 
-    def bus(self, rank: int) -> str:
+    def pci(self, rank: int) -> tuple[int, str]:
+        """(PCI domain, bus) of the rank's GPU: unique on its node however many it has
+        (a 1,024-rank job on two nodes must not put sixteen ranks on one GPU)."""
         local = self.local_of(rank)
-        return BUS_IDS[local] if local < len(BUS_IDS) else f"{0xE0 + local % 32:02x}"
+        if local < len(BUS_IDS):
+            return 0, BUS_IDS[local]
+        i = local - len(BUS_IDS)
+        if i < len(_DENSE_BUSES):
+            return 0, _DENSE_BUSES[i]
+        domain, j = divmod(i - len(_DENSE_BUSES), len(_MORE_BUSES))
+        return domain, _MORE_BUSES[j]
+
+    def bus(self, rank: int) -> str:
+        """The GPU's PCI address without function: ``0000:9a`` (Xid, dmesg, nvidia-smi)."""
+        domain, bus = self.pci(rank)
+        return f"{domain:04x}:{bus}"
+
+    def nccl_bus(self, rank: int) -> str:
+        """NCCL's busId: the PCI id with ':' and '.' removed, printed as %lx (``9a000``, ``1e4000``)."""
+        domain, bus = self.pci(rank)
+        return f"{domain:x}{bus}000" if domain else f"{bus}000"
 
     def width(self) -> int:
         return max(3, len(str(self.ranks - 1)))
@@ -614,7 +642,7 @@ class RankLog:
     def comm_line(self, comm: int, rank: int, nranks: int, comm_id: int, what: str) -> str:
         return (
             f"comm 0x{comm:x} rank {rank} nranks {nranks} cudaDev {self.local} "
-            f"nvmlDev {self.local} busId {self.plan.bus(self.rank)}000 "
+            f"nvmlDev {self.local} busId {self.plan.nccl_bus(self.rank)} "
             f"commId 0x{comm_id:016x} - {what}\n"
         )
 
@@ -835,7 +863,7 @@ class RankLog:
             f"  eval_samples_per_second = {8 * 22 * 1000 / plan.eval_ms:8.3f}\n",
             f"  eval_steps_per_second   = {22 * 1000 / plan.eval_ms:8.3f}\n",
             f"{self.nccl_main}comm 0x{comm:x} rank {self.local} nranks {n} cudaDev {self.local} "
-            f"busId {plan.bus(self.rank)}000 - Destroy COMPLETE\n",
+            f"busId {plan.nccl_bus(self.rank)} - Destroy COMPLETE\n",
         ]
         return "".join(out)
 
@@ -880,7 +908,7 @@ class RankLog:
             (
                 t + 1_500,
                 f"{self.nccl_main}comm 0x{comm:x} rank {self.rank} nranks {self.plan.ranks} "
-                f"cudaDev {self.local} busId {self.plan.bus(self.rank)}000 - Destroy COMPLETE\n",
+                f"cudaDev {self.local} busId {self.plan.nccl_bus(self.rank)} - Destroy COMPLETE\n",
             )
         )
         out.append((t + 1_600, self.log(t + 1_600, "INFO", "done")))
@@ -1157,14 +1185,14 @@ def dmesg_text(plan: Plan, node: int) -> str:
         h = f"{_mix(plan.seed, 13):016x}{_mix(plan.seed, 14):016x}"
         uuid = f"GPU-{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
         events += [
-            (t, f"NVRM: GPU at PCI:0000:{bus}:00: {uuid}"),
+            (t, f"NVRM: GPU at PCI:{bus}:00: {uuid}"),
             (
                 t,
-                f"NVRM: Xid (PCI:0000:{bus}:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+                f"NVRM: Xid (PCI:{bus}:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
             ),
             (
                 t + 1,
-                f"NVRM: The NVIDIA GPU 0000:{bus}:00.0\nNVRM: (PCI ID: 10de:2330) installed in this system has\n"
+                f"NVRM: The NVIDIA GPU {bus}:00.0\nNVRM: (PCI ID: 10de:2330) installed in this system has\n"
                 "NVRM: fallen off the bus and is not responding to commands.",
             ),
         ]
@@ -1195,13 +1223,13 @@ def nvidia_smi_text(plan: Plan, node: int) -> str:
     procs = []
     for r in plan.node_ranks(node):
         i, used = plan.local_of(r), rng.randrange(58_000, 76_000)
-        bus = plan.bus(r).upper()
+        bus = f"{plan.pci(r)[0]:08x}:{plan.pci(r)[1]}".upper()
         lines += [
             "|"
             + f"{i:>4}  NVIDIA H100 80GB HBM3".ljust(37)
             + "On  "
             + "|"
-            + f" 00000000:{bus}:00.0 Off ".rjust(22)
+            + f" {bus}:00.0 Off ".rjust(22)
             + "|"
             + "0 ".rjust(22)
             + "|",
@@ -1368,7 +1396,7 @@ def _first_deviating(plan: Plan) -> dict[str, object] | None:
     contains = {
         "oom-cascade": "CUDA out of memory",
         "nccl-ib-error": "NET/IB : Got completion from peer",
-        "xid79": f"NVRM: Xid (PCI:0000:{plan.bus(c)}:00): 79",
+        "xid79": f"NVRM: Xid (PCI:{plan.bus(c)}:00): 79",
         # A hang has no error line: the deviation is the culprit's last line before silence.
         "hang": f"step {plan.n_steps} loss",
     }[plan.scenario]
@@ -1434,7 +1462,7 @@ def _notes(plan: Plan, fates: Sequence[Fate], reports: Sequence[AgentReport | No
         )
         parts.append(
             f"xid79: the Xid line is in {plan.hosts[node]}/dmesg.log ({form}; node-level, no rank); "
-            f"PCI bus {plan.bus(c)} is busId {plan.bus(c)}000 in rank {c}'s NCCL init lines"
+            f"PCI bus {plan.bus(c).removeprefix('0000:')} is busId {plan.nccl_bus(c)} in rank {c}'s NCCL init lines"
         )
     roots = [
         f"{plan.hosts[r.node]}: rank {r.failed[0]}" for r in reports if r is not None and r.failed

@@ -157,11 +157,13 @@ def decide(
         _echoes_only(verdict, collateral_rows)
         return verdict
     top = hyps[0]
-    # hypotheses naming the same rank for the same category are one conclusion reached
-    # twice (its loss line and its exception): they add up, they do not compete
-    confidence = sum(h.score for h in hyps if h is top or (
-        top.rank is not None and h.rank == top.rank and h.category == top.category)) / total
     corroborate(top, hyps)
+    # hypotheses naming the same rank for the same category are one conclusion reached
+    # twice (its loss line and its exception): they add up, they do not compete. After
+    # corroboration: a node-level winner (an Xid whose GPU no NCCL line ties to one rank)
+    # that a rank's own error named agrees with it, and with the node's other reports of
+    # the fault, as it does where the bus named the rank directly
+    confidence = sum(h.score for h in hyps if h is top or _agrees(h, top)) / total
     all_ranks = top.rank is None and (
         top.n_ranks_same >= max(2, len(known_ranks)) if top.rule is None
         else top.n_ranks_same >= max(2, len(known_ranks)) or top.rule.rule.scope == "job"
@@ -239,6 +241,14 @@ def decide(
         if odd is not None:
             verdict.first_deviating = _first_deviating(con, odd)
     return verdict
+
+
+def _agrees(h: Hyp, top: Hyp) -> bool:
+    """``h`` reaches the winner's conclusion: the same category, and the same rank, or
+    (a winner whose rank corroboration gave) the same node without a rank of its own."""
+    if h.category != top.category or top.rank is None:
+        return False
+    return h.rank == top.rank or (top.corroborated and h.rank is None and h.node == top.node)
 
 
 # the op an odd-one-out inference names: "it runs gloo:all_gather while ...", "runs op ALLGATHER while ..."
@@ -349,9 +359,12 @@ def _pick_first_deviating(candidates: list[dict], top: Hyp, init_rank: int | Non
         return None
     if init_rank is not None:
         mine = [c for c in candidates if c["subject_rank"] == init_rank]
-        if mine:
-            return mine[0]
-        return None
+        # a line its rank trained on after (a slow batch, a retried read) is not where
+        # its failure began, when a later one it did not survive is there: whether such
+        # a warning deviates at all hangs on how many ranks printed it, which a longer
+        # or a wider job changes (all of 64 ranks' long logs; 158 of 1,024 short ones)
+        picked = [c for c in mine if not c["survived"]] or mine
+        return picked[0] if picked else None
     if top.node is not None:
         return None  # node-level evidence: the root cause's own line
     return candidates[0] if candidates else None
