@@ -23,15 +23,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import duckdb
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from correlator.timeline.schema import sql_literal
-from correlator.timeline.shapes import digit_invariant, shape_of
 from correlator.verdict import CATEGORIES, Category
+
+if TYPE_CHECKING:  # imported where a rule is checked or run: ``rules list`` on a cached rulebook needs none
+    import duckdb
 
 Role = Literal["root", "collateral", "context"]
 _ID = re.compile(r"^[a-z0-9][a-z0-9._/-]*$")
@@ -87,6 +87,8 @@ class Match(_Strict):
         """A condition, not a statement: it is spliced into the rule scan's WHERE, so
         ``1=1; COPY ... TO ...`` would otherwise run a second statement."""
         if v is not None:
+            import duckdb
+
             try:
                 parsed = duckdb.extract_statements(f"SELECT 1 FROM events e WHERE ({v})")
             except duckdb.Error as exc:
@@ -99,6 +101,8 @@ class Match(_Strict):
     @classmethod
     def _compiles(cls, v: str | None) -> str | None:
         if v is not None:
+            import duckdb
+
             try:
                 duckdb.sql("SELECT regexp_matches('', ?)", params=[v]).fetchall()
             except duckdb.Error as exc:
@@ -156,6 +160,26 @@ class LoadedRule:
     path: Path
 
 
+# The timeline's helpers live beside pyarrow and Polars (0.15 s to import): taken on
+# first use, so that loading and listing the rules needs neither.
+def sql_literal(s: str) -> str:
+    from correlator.timeline.schema import sql_literal
+
+    return sql_literal(s)
+
+
+def shape_of(text: str) -> str:
+    from correlator.timeline.shapes import shape_of
+
+    return shape_of(text)
+
+
+def digit_invariant(regex: str) -> bool:
+    from correlator.timeline.shapes import digit_invariant
+
+    return digit_invariant(regex)
+
+
 class RuleError(Exception):
     """A rule file that does not load; the message names the file."""
 
@@ -177,15 +201,37 @@ def _docs_in(path: Path) -> list[dict[str, Any]]:
 
 
 def load_rules(dirs: Iterable[Path] = (), *, builtin: bool = True) -> list[LoadedRule]:
-    """Load and validate every rule; duplicate ids and invalid files raise ``RuleError``."""
+    """Load and validate every rule; duplicate ids and invalid files raise ``RuleError``.
+
+    The result is cached on disk, keyed by the files' contents (``rulecache``).
+    """
+    from correlator.analysis import rulecache
+
     roots = ([builtin_dir()] if builtin else []) + [Path(d) for d in dirs]
+    if not all(root.exists() for root in roots):
+        return _load_rules(roots)  # its error names the missing one
+    inputs = [f for root in roots for f in _rule_files(root)]
+    return rulecache.cached("rules", inputs, (__file__, _verdict_file()), lambda: _load_rules(roots))
+
+
+def _verdict_file() -> str:
+    import correlator.verdict
+
+    return correlator.verdict.__file__
+
+
+def _rule_files(root: Path) -> list[Path]:
+    return [root] if root.is_file() else sorted([*root.rglob("*.yaml"), *root.rglob("*.yml")])
+
+
+def _load_rules(roots: list[Path]) -> list[LoadedRule]:
     loaded: dict[str, LoadedRule] = {}
     errors: list[str] = []
     for root in roots:
         if not root.exists():
             errors.append(f"{root}: no such rule directory")
             continue
-        files = [root] if root.is_file() else sorted([*root.rglob("*.yaml"), *root.rglob("*.yml")])
+        files = _rule_files(root)
         for path in files:
             try:
                 docs = _docs_in(path)
@@ -487,6 +533,8 @@ def _create_candidates(
     superset; each rule's own predicate runs on them afterwards. Otherwise, or
     when too many shapes pass, one scan tests ``ors`` on every row.
     """
+    import duckdb
+
     try:
         cheap = [_cheap_part(d, shapes) for o in ors for d in _disjuncts(o)]
         passed = shapes.passing(" OR ".join(f"({c})" for c in cheap)) if cheap and all(cheap) else None
@@ -850,6 +898,8 @@ def _example_events(con: duckdb.DuckDBPyConnection, text: str) -> None:
 
 def check_examples(rules: list[LoadedRule]) -> list[ExampleResult]:
     """Every example must match its rule and every near miss must not."""
+    import duckdb
+
     con = duckdb.connect()
     results = []
     for lr in rules:
