@@ -145,3 +145,23 @@ def test_commands_that_read_no_logs_load_no_data_library(argv, cache):
     for _ in range(2):  # the first run of rules list builds the cache (DuckDB checks the regexes)
         res = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
     assert "LOADED []" in res.stderr, res.stderr[-2000:]
+
+
+def test_memoized_rule_analysis_hands_out_copies():
+    from correlator.analysis.rulebook import _conjuncts
+
+    first = _conjuncts("e.kind = 'a' AND e.level = 'ERROR'")
+    first.append("changed by a caller")
+    assert _conjuncts("e.kind = 'a' AND e.level = 'ERROR'") == ["e.kind = 'a'", "e.level = 'ERROR'"]
+
+
+def test_a_verdict_from_the_cached_rulebook_equals_one_from_a_fresh_load(cache):
+    from correlator.analysis import rulebook
+    from correlator.analysis.analyze import analyze
+
+    job = str(ROOT / "sample_logs" / "torchrun-tee-console")
+    fresh = analyze(job).model_dump()  # builds the entry
+    rulebook._MEMO.clear()  # as a new process: rules and memo come from the pickle
+    assert list(cache.glob("rules-*.pickle"))
+    cached = analyze(job).model_dump()
+    assert cached == fresh
