@@ -89,6 +89,31 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
+class AboveBars:
+    """A text stream (stderr) whose writes appear above the bars: a warning printed
+    mid-step clears the bar's line first, and the bar is drawn again below it."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, s: str) -> int:
+        shown = [b.shown for b in list(_open_bars) if b.shown is not None]
+        if not shown:
+            return self._stream.write(s)
+        from tqdm import tqdm
+
+        with tqdm.external_write_mode(file=_config.stream):
+            self._stream.write(s)
+            self._stream.flush()
+        return len(s)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+_open_bars: set[_Bar] = set()
+
+
 class Step:
     """One step's count; ``advance`` is cheap and safe from any thread."""
 
@@ -114,9 +139,11 @@ def step(name: str, *, total: int | None = None, unit: str = "", scale: bool = F
         yield _OFF
         return
     bar = _Bar(name, total, unit, scale, stream, _config.delay)
+    _open_bars.add(bar)
     try:
         yield bar
     finally:
+        _open_bars.discard(bar)
         bar.close()
 
 

@@ -125,3 +125,20 @@ def test_batch_counts_jobs_on_the_bar_and_prints_no_per_job_line_under_it(tmp_pa
     piped = _run("batch", str(root), "--out", str(tmp_path / "out2"), "--no-html", "--workers", "1")
     assert not any(m in piped.stderr for m in BAR_MARKS), piped.stderr
     assert "[1/2]" in piped.stderr  # the per-job log lines of a piped batch stay
+
+
+def test_a_warning_mid_step_prints_above_the_bar(monkeypatch):
+    pytest.importorskip("tqdm", reason="progress bars need tqdm (a dependency of correlator)")
+    monkeypatch.setenv(progress.ENV, "always")
+    tty = _Tty()
+    progress.configure(stream=tty)
+    warnings = progress.AboveBars(tty)
+    with progress.step("parse", total=2, unit="files") as s:
+        s.advance(1)
+        drawn = tty.getvalue()
+        warnings.write("warning: x.log: empty file\n")
+        s.advance(1)
+    after = tty.getvalue()[len(drawn):]
+    assert "parse" in drawn
+    # the bar's line is cleared, the warning has a line of its own, the bar comes back
+    assert after.index("\r") < after.index("warning: x.log: empty file\n") < after.rindex("parse")

@@ -56,7 +56,8 @@ def main(quiet: bool) -> None:
     """
     from correlator import progress
 
-    progress.configure(quiet=quiet, stream=Main.real_stderr())
+    if progress.configure(quiet=quiet, stream=Main.real_stderr()):
+        sys.stderr = progress.AboveBars(sys.stderr)  # warnings mid-step print above the bar (Main restores it)
 
 
 @main.command(name="ingest")
