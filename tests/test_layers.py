@@ -20,13 +20,16 @@ REPO = Path(__file__).resolve().parents[1]
 ALLOWED: dict[str, set[str]] = {
     "correlator": set(),  # __version__ and the package map
     "correlator.output": set(),
+    "correlator.progress": set(),  # progress bars: any step may report to them
     "correlator.synth": set(),
     "correlator.verdict": set(),
     "correlator.timeline": {"correlator.timeline", "correlator.output"},
-    "correlator.ingest": {"correlator.ingest.*", "correlator.timeline", "correlator.output", "parsers"},
+    "correlator.ingest": {"correlator.ingest.*", "correlator.timeline", "correlator.output", "correlator.progress",
+                          "parsers"},
     "correlator.target": {"correlator.ingest", "correlator.timeline"},
     "correlator.analysis": {
         "correlator.analysis", "correlator.timeline", "correlator.target", "correlator.verdict", "correlator.ingest",
+        "correlator.progress",
     },
     "correlator.report": {
         "correlator.report", "correlator.verdict", "correlator.analysis", "correlator.target",
@@ -34,7 +37,7 @@ ALLOWED: dict[str, set[str]] = {
     },
     "correlator.batch": {
         "correlator.batch", "correlator.analysis", "correlator.report", "correlator.target",
-        "correlator.timeline", "correlator.verdict", "correlator.ingest", "correlator.output",
+        "correlator.timeline", "correlator.verdict", "correlator.ingest", "correlator.output", "correlator.progress",
     },
     "correlator.cli": {"correlator.*", "parsers"},
     "correlator.__main__": {"correlator.cli", "correlator.ingest.workers"},

@@ -24,6 +24,7 @@ from correlator.analysis import align, copies, deviation, findings, hypotheses, 
 from correlator.analysis.decide import decide
 from correlator.analysis.rulebook import LoadedRule, load_rules
 from correlator.ingest import IngestOptions
+from correlator.progress import step
 from correlator.target import open_timeline
 from correlator.verdict import Verdict
 
@@ -70,7 +71,8 @@ def analyze_with_events(
     rules = load_rules([Path(d) for d in rules_dirs], builtin=builtin_rules)
     with open_timeline(target, options) as con:
         baseline_templates = _baseline_templates(baseline, options) if baseline else None
-        verdict = _verdict(con, rules, baseline_templates, baseline)
+        with step("analysis"):
+            verdict = _verdict(con, rules, baseline_templates, baseline)
         events = _report_events(con, max_events) if max_events else pa.table({c: [] for c in REPORT_EVENT_COLUMNS})
         return verdict, events
 

@@ -54,6 +54,9 @@ import pyarrow.parquet as pq
 from correlator import __version__
 from correlator.batch.index import write_index
 from correlator.output import OutputRefused, atomic_path, atomic_write_text
+from correlator.progress import enabled as progress_bars
+from correlator.progress import quiet as progress_quiet
+from correlator.progress import step
 from correlator.report.terminal import clean_line
 from correlator.timeline.collection import SUMMARY_FILE, is_collection
 from correlator.verdict import Verdict
@@ -355,11 +358,14 @@ def run_batch(
             except (json.JSONDecodeError, ValueError):
                 pass  # a torn state file: analyse again
         todo.append((name, path))
-    meter = _Progress(len(jobs), len(done), progress)
+    meter = _Progress(len(jobs), len(done), None if progress_quiet() else progress)
     rows = dict(done)
-    for row in _run_all(todo, str(out), opts):
-        rows[row["job"]] = row
-        meter.update(row)
+    with step("batch", total=len(jobs), unit="jobs") as bar:
+        bar.advance(len(done))
+        for row in _run_all(todo, str(out), opts):
+            rows[row["job"]] = row
+            meter.update(row)
+            bar.advance()
     meter.close()
     ordered = [rows[name] for name, _ in jobs if name in rows]
     write_summary(ordered, out)
@@ -500,6 +506,8 @@ class _Progress:
             what += ": " + (row.get("error") or "")[:80]
         line = f"[{self.n:>{len(str(self.total))}}/{self.total}] {el:6.1f}s  {row['job']}: {what}"
         line = clean_line(line)  # an error names files, and names come from archives
+        if self.tty and progress_bars():
+            return  # the batch bar counts the jobs
         if self.tty:
             self.stream.write("\r\x1b[K" + line[:150])
         else:
@@ -509,7 +517,7 @@ class _Progress:
     def close(self) -> None:
         if not self.stream:
             return
-        if self.tty:
+        if self.tty and not progress_bars():
             self.stream.write("\n")
         counts = ", ".join(f"{n} {s}" for s, n in sorted(self.status.items()))
         self.stream.write(f"batch: {counts or 'nothing new'} in {time.perf_counter() - self.t0:.1f}s\n")

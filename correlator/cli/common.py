@@ -60,6 +60,12 @@ def _is_duckdb_io(exc: BaseException) -> bool:
 class Main(click.Group):
     """The ``correlator`` group: user-fixable failures of any command become ``CliError``."""
 
+    @staticmethod
+    def real_stderr():
+        """stderr beneath the cleaning wrapper ``invoke`` puts on it: a progress bar's
+        carriage returns are its own, not a log's, and must reach the terminal."""
+        return getattr(sys.stderr, "_stream", sys.stderr) if isinstance(sys.stderr, CleanStream) else sys.stderr
+
     def invoke(self, ctx: click.Context):
         exit_on_sigterm()  # a kill mid-write removes the temporary file, as Ctrl-C does
         stderr = sys.stderr

@@ -45,6 +45,10 @@ __all__ = ["IngestOptions", "IngestResult", "NothingToRead", "ingest", "lines_as
 
 
 def __getattr__(name: str) -> Any:
+    if name in ("IngestOptions", "NothingToRead"):  # named by every command: without Polars
+        from correlator.ingest import options
+
+        return getattr(options, name)
     if name in __all__:
         from correlator.ingest import pipeline
 

@@ -53,6 +53,7 @@ from correlator.ingest.demux import (
 from correlator.ingest.discover import InputFile, discover
 from correlator.ingest.flight_recorder import fr_events
 from correlator.ingest.fold import fold, one_stream, per_stream
+from correlator.ingest.options import IngestOptions, NothingToRead
 from correlator.ingest.parquet_concat import concat_parquet, save_prepared
 from correlator.ingest.polars_thread import on_polars_thread
 from correlator.ingest.read import LineBatch, iter_line_batches
@@ -60,6 +61,7 @@ from correlator.ingest.templates import templates
 from correlator.ingest.timestamps import parse_timestamps
 from correlator.ingest.workers import PARALLEL_MIN_BYTES, worker_pool
 from correlator.output import atomic_path
+from correlator.progress import step
 from correlator.timeline.problems import Problem, ProblemLog
 from correlator.timeline.schema import (
     EVENT_SCHEMA,
@@ -80,21 +82,6 @@ PROVISIONAL_YEAR = 2000
 # Demux / stamp facts kept as attrs when present.
 _EXTRA_ATTRS = {"boot_s": "boot_s", "task": "task", "host": "host", "glued": "glued_after_progress_bar"}
 _CARRY = ["fi", "part", "rank", "local_rank", "task", "pid", "host", "ts_needs_year", "boot_s", "glued"]
-
-
-class NothingToRead(Exception):
-    """No input file yielded a single line."""
-
-
-@dataclass
-class IngestOptions:
-    tz: str = "UTC"
-    job: str | None = None  # defaults to the target's name
-    workers: int | None = None  # processes for stage 1; default: CPU count
-    batch_bytes: int = 16 << 20  # per worker; several times this in Polars while parsing
-    max_line_bytes: int = 1 << 20
-    echo_problems: bool = True
-    exclude: tuple[str, ...] = ()  # glob patterns of relative paths to leave out
 
 
 @dataclass
@@ -1002,7 +989,9 @@ def ingest(
     started = time.perf_counter()
     problems = ProblemLog(echo=opts.echo_problems)
     job = opts.job or _job_name(target)
-    files = _apply_ignores(target, discover(target, problems), opts.exclude, problems)
+    with step("discovery", unit="files") as found:
+        files = _apply_ignores(target, discover(target, problems), opts.exclude, problems)
+        found.advance(len(files))
     scratch = tempfile.mkdtemp(prefix="correlator-")
     try:
         with worker_pool(_worker_count(files, opts)) as pool:
@@ -1010,7 +999,8 @@ def ingest(
             total_events = sum(e for e, _ in per_file.values())
             if total_events == 0:
                 raise NothingToRead(_nothing_message(target, files, problems))
-            staged = _stage2(scratch, files, per_file, problems, pool)
+            with step("stage 2"):
+                staged = _stage2(scratch, files, per_file, problems, pool)
         result = IngestResult(
             job=job, files=len(files), events=staged.con.sql("SELECT sum(n) FROM part_summary").fetchall()[0][0],
             lines=sum(n for _, n in per_file.values()),
@@ -1162,9 +1152,11 @@ def _run_stage1(
         import duckdb  # noqa: F401  (stage 2's, loaded while the workers parse: not after)
         outcomes = (r for fut in futures for r in fut.result())
     results: dict[int, tuple[int, int]] = {}
-    for index, file_problems, events, lines in outcomes:
-        problems.extend(file_problems)
-        results[index] = (events, lines)
+    with step("parse", total=sum(f.size for f in files), unit="B", scale=True) as parsed:
+        for index, file_problems, events, lines in outcomes:
+            problems.extend(file_problems)
+            results[index] = (events, lines)
+            parsed.advance(files[index].size)
     return results
 
 
