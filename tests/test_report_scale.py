@@ -186,3 +186,25 @@ def test_batch_shared_outputs_never_hold_a_planted_secret(tmp_path):
     # the job with no secret keeps every event
     tl = pq.read_table(out / "timelines" / "job-b.parquet", columns=["line_no"])
     assert tl.num_rows == next(r["events"] for r in res.rows if r["job"] == "job-b")
+
+
+def test_many_steps_come_back_as_each_ranks_first_and_last(dmesg_job):
+    """Past the limit, step_events gives each rank's first and last step and its count:
+    the phases are the same as from every step line, with no per-step slice."""
+    with analysis_open(dmesg_job, options=QUIET) as (v, con):
+        every = step_events(con, v)
+        ends = step_events(con, v, limit=0)
+    ranks = set(every.column("rank").to_pylist())
+    assert ranks and ends.num_rows == 2 * len(ranks)
+    counts = {r: every.column("rank").to_pylist().count(r) for r in ranks}
+    assert {r["rank"]: r["n"] for r in ends.to_pylist()} == counts
+
+    def phases(trace: dict) -> dict:
+        return {(e["tid"], e["name"]): e["args"].get("steps") for e in trace["traceEvents"]
+                if e["ph"] == "X" and e.get("cat") == "phase"}
+
+    empty = every.slice(0, 0)
+    full = perfetto_trace(v, empty, every)
+    cut = perfetto_trace(v, empty, ends)
+    assert phases(cut) == phases(full) and any(k[1].startswith("training") for k in phases(cut))
+    assert not [e for e in cut["traceEvents"] if e.get("cat") == "step"]

@@ -45,7 +45,7 @@ from correlator.report.redact import redact_table, redact_verdict
 from correlator.verdict import Evidence, Verdict
 
 FINDING_US = 1000  # finding slices last 1 ms: visible when zoomed, never hiding their neighbours
-MAX_STEP_SLICES = 200_000  # above this, step children are left out (training slice stays)
+MAX_STEP_SLICES = 50_000  # above this, step children are left out (training slice stays): ~150 bytes each
 FLOW_PER_RANK_MAX = 64  # collateral on more ranks than this: one arrow per node
 
 
@@ -136,22 +136,43 @@ def _rows_window(rows: list[dict], verdict: Verdict) -> TraceWindow | None:
     return TraceWindow(start, end, {})
 
 
-def step_events(con: duckdb.DuckDBPyConnection, verdict: Verdict, limit: int = 2_000_000) -> pa.Table:
+def step_events(con: duckdb.DuckDBPyConnection, verdict: Verdict, limit: int | None = None) -> pa.Table:
     """Every rank's step lines, with ``ts_aligned`` from the verdict's clock offsets.
 
     The report's event sample may keep only some step lines; phase slices need them
     all. ``con`` is an open timeline (``correlator.target.open_timeline``).
+
+    Past ``limit`` (default ``MAX_STEP_SLICES``) step lines in all, the trace draws
+    no per-step slice, only each rank's phases: then only each rank's first and last
+    step line come back, with ``n``, the rank's count of steps (a 1 GB job has
+    millions of step lines; turning each into a Python dict cost more than the
+    verdict).
     """
+    limit = MAX_STEP_SLICES if limit is None else limit
     offsets = {c.node: c.offset_s for c in verdict.clock if c.applied}
     case = " ".join(
         f"WHEN node = '{n.replace(chr(39), chr(39) * 2)}' THEN ts - to_microseconds({round(o * 1e6)})"
         for n, o in offsets.items()
     )
     aligned = f"CASE {case} ELSE ts END" if case else "ts"
+    where = "kind = 'app.step_metrics' AND rank IS NOT NULL AND ts IS NOT NULL"
+    total = con.execute(f"SELECT count(*) FROM events WHERE {where}").fetchall()[0][0]
+    if total <= limit:
+        return con.sql(
+            f"""SELECT rank, node, file, line_no, {aligned} AS ts_aligned, attrs['step'] AS step
+                FROM events WHERE {where} ORDER BY rank, ts_aligned"""
+        ).to_arrow_table()
     return con.sql(
-        f"""SELECT rank, node, file, line_no, {aligned} AS ts_aligned, attrs['step'] AS step
-            FROM events WHERE kind = 'app.step_metrics' AND rank IS NOT NULL AND ts IS NOT NULL
-            ORDER BY rank, ts_aligned LIMIT {int(limit)}"""
+        f"""WITH s AS (SELECT rank, node, file, line_no, {aligned} AS ts_aligned, attrs['step'] AS step
+                       FROM events WHERE {where}),
+            ends AS (SELECT rank, count(*) AS n,
+                            arg_min(struct_pack(node, file, line_no, ts_aligned, step), ts_aligned) AS a,
+                            arg_max(struct_pack(node, file, line_no, ts_aligned, step), ts_aligned) AS b
+                     FROM s GROUP BY rank)
+            SELECT rank, e.node AS node, e.file AS file, e.line_no AS line_no, e.ts_aligned AS ts_aligned,
+                   e.step AS step, n
+            FROM (SELECT rank, n, unnest([a, b]) AS e FROM ends)
+            ORDER BY 1, 5"""
     ).to_arrow_table()
 
 
@@ -272,7 +293,9 @@ def perfetto_trace(
             r.get("level") in ("ERROR", "CRITICAL") or r.get("role") in ("root", "collateral")
         ):
             failing_after[r["rank"]] = max(failing_after.get(r["rank"], 0), r["us"])
-    n_steps = sum(len(v) for v in by_rank_steps.values())
+    # a rank's count of steps: "n" where step_events gave only its first and last
+    n_of = {s["rank"]: s["n"] for s in step_rows if s.get("n") is not None and s.get("rank") is not None}
+    n_steps = sum(n_of.get(k, len(v)) for k, v in by_rank_steps.items())
     for rank, st in by_rank_steps.items():
         st.sort(key=lambda s: s["us"])
         t = track(rank, st[0].get("node"))
@@ -284,8 +307,8 @@ def perfetto_trace(
                                   {"what": "first event to first step"}))
         if len(st) >= 2:
             slices[key].append(_x(f"training (steps {_step(st[0])}–{_step(st[-1])})", "phase", st[0]["us"],
-                                  st[-1]["us"], t, {"steps": len(st)}))
-            if n_steps <= MAX_STEP_SLICES:
+                                  st[-1]["us"], t, {"steps": n_of.get(rank, len(st))}))
+            if n_steps <= MAX_STEP_SLICES and rank not in n_of:  # n: only the ends came back
                 for s0, s1 in pairwise(st):
                     if s1["us"] > s0["us"]:
                         slices[key].append(_x(f"step {_step(s1)}", "step", s0["us"], s1["us"], t,
