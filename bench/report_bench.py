@@ -45,6 +45,7 @@ class Timing:
     name: str
     yardstick: str | None  # the command this one is measured against; None: it is a yardstick
     seconds: list[float] = field(default_factory=list)
+    peak_rss: int = 0  # bytes, the largest of the rounds (the child and its own children)
 
     @property
     def median(self) -> float:
@@ -87,13 +88,21 @@ def ensure_job(out: Path, size: str, ranks: int, nodes: int, seed: int) -> Path:
     return job
 
 
-def _run(argv: list[str]) -> float:
+def _run(argv: list[str]) -> tuple[float, int]:
+    """Seconds and peak RSS (bytes) of one child process; RSS from ``wait4``, the largest
+    of the process and the children it waited for (ingest's workers)."""
+    import os
+
     t0 = time.perf_counter()
-    proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    err = proc.stderr.read() if proc.stderr else ""
+    _, status, usage = os.wait4(proc.pid, 0)
     took = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode not in (0, 1, 3):  # 1 failed / 3 inconclusive are verdicts, not errors
-        raise RuntimeError(f"{' '.join(argv)} exited {proc.returncode}:\n{proc.stderr[-2000:]}")
-    return took
+        raise RuntimeError(f"{' '.join(argv)} exited {proc.returncode}:\n{err[-2000:]}")
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
+    return took, usage.ru_maxrss * scale
 
 
 def measure(out: Path, *, size: str = "250MB", ranks: int = 64, nodes: int = 8, seed: int = 0,
@@ -121,18 +130,21 @@ def measure(out: Path, *, size: str = "250MB", ranks: int = 64, nodes: int = 8, 
     timings = {name: Timing(name, yard) for name, (yard, _) in commands.items()}
     for _ in range(rounds):
         for name, (_, argv) in commands.items():
-            timings[name].seconds.append(_run(argv))
+            took, rss = _run(argv)
+            timings[name].seconds.append(took)
+            timings[name].peak_rss = max(timings[name].peak_rss, rss)
     size_bytes = sum(p.stat().st_size for p in job.rglob("*") if p.is_file())
     return Figures(job, size_bytes, timings, html.stat().st_size, md.stat().st_size, trace.stat().st_size)
 
 
 def format_figures(f: Figures) -> str:
     lines = [f"job: {f.job} ({f.size_bytes / 1e6:,.1f} MB)",
-             f"{'command':24s} {'min':>7s} {'median':>7s} {'max':>7s}  {'ratio':>6s}  target"]
+             f"{'command':24s} {'min':>7s} {'median':>7s} {'max':>7s} {'RSS MiB':>8s}  {'ratio':>6s}  target"]
     for name, t in f.timings.items():
         r = f.ratio(name)
         verdict = "" if r is None else f"{r:6.2f}x  {'PASS' if r <= TARGET_RATIO else 'FAIL'} (<= {TARGET_RATIO}x)"
-        lines.append(f"{name:24s} {min(t.seconds):7.2f} {t.median:7.2f} {max(t.seconds):7.2f}  {verdict}")
+        lines.append(f"{name:24s} {min(t.seconds):7.2f} {t.median:7.2f} {max(t.seconds):7.2f} "
+                     f"{t.peak_rss / 2**20:8.0f}  {verdict}")
     lines.append(f"HTML report {f.html_bytes / 1024:,.1f} KB; Markdown {f.md_bytes / 1024:,.1f} KB; "
                  f"Perfetto trace {f.trace_bytes / 1e6:,.2f} MB "
                  f"({'PASS' if f.trace_bytes <= TRACE_LIMIT_BYTES else 'FAIL'} <= 20 MB)")
