@@ -239,10 +239,13 @@ def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
             local = device = None
             if verdict.initiating and verdict.initiating.rank is not None:
                 # the device from NCCL's init line ("cudaDev 3") when printed, else the local rank
-                local, device = con.execute(
-                    "SELECT mode(local_rank), mode(TRY_CAST(attrs['cuda_dev'] AS INTEGER)) "
-                    "FILTER (WHERE kind = 'nccl.comm_init') FROM events WHERE rank = ?",
-                    [verdict.initiating.rank]).fetchall()[0]
+                # (the init lines picked by position first: a filter alone read every event's attrs)
+                local = con.execute("SELECT mode(local_rank) FROM events WHERE rank = ?",
+                                    [verdict.initiating.rank]).fetchall()[0][0]
+                device = con.execute(
+                    "SELECT mode(TRY_CAST(attrs['cuda_dev'] AS INTEGER)) FROM timeline_raw_rows WHERE event_row IN "
+                    "(SELECT event_row FROM timeline_raw_rows WHERE rank = ? AND kind = 'nccl.comm_init')",
+                    [verdict.initiating.rank]).fetchall()[0][0]
                 device = device if device is not None else local
         timeline = out / "timelines" / f"{name}.parquet"
         _finish_timeline(tmp, timeline, verdict, opts.redact)
@@ -462,6 +465,13 @@ def _worker_init(workers: int) -> None:
     # A job's ingest shares the CPUs with the other workers' jobs: alone (one job, or
     # --workers 1) it parses in parallel as `analyze` does; else with its share.
     _INGEST_WORKERS = None if workers == 1 else max(1, (os.cpu_count() or 1) // workers)
+    if workers == 1:
+        # and its parsing processes start now, while this one imports the analysis,
+        # as `analyze` starts them while it loads the CLI (a big job takes them;
+        # a small one, parsed in-process, lets them go)
+        from correlator.ingest.workers import start_early
+
+        start_early(os.cpu_count() or 1)
     if workers > 1:
         # Jobs already run in parallel: Polars' own thread pool per worker would
         # only make the workers fight over the cores. (Read when polars is imported.)

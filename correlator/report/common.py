@@ -49,9 +49,20 @@ FACTS_SCHEMA = pa.schema([
 ])
 
 
+# The same rows picked by position first (the analysis' ``timeline_raw_rows``): a
+# filter on source / kind still read ``attrs`` and ``message`` of every event (2 s
+# of a 1 GB job); fetched by ``event_row``, only the pages holding the few facts.
+_FACTS_BY_POSITION = FACTS_SQL.replace("FROM events\nWHERE", """FROM timeline_raw_rows
+WHERE event_row IN (SELECT event_row FROM timeline_raw_rows WHERE""").replace(
+    "ORDER BY node NULLS LAST", ")\nORDER BY node NULLS LAST")
+
+
 def report_facts(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """The node facts of the timeline open on ``con`` (view ``events``)."""
-    return con.sql(FACTS_SQL).to_arrow_table()
+    """The node facts of the timeline open on ``con`` (view ``events``; by position
+    where the analysis left ``timeline_raw_rows``)."""
+    from correlator.report.sample import has_positions
+
+    return con.sql(_FACTS_BY_POSITION if has_positions(con) else FACTS_SQL).to_arrow_table()
 
 
 def empty_facts() -> pa.Table:

@@ -290,7 +290,7 @@ def redact_parquet(
         schema = schema.with_metadata(_redacted_metadata(schema.metadata or {}))
     columns = [f.name for f in schema if _text_type(f.type) and f.name not in _VOCABULARY]
     if transform is None and (not redact or (schema.metadata == pf.schema_arrow.metadata
-                                              and not _any_secret(pf, columns, batch_size))):
+                                              and not _any_secret(src, columns))):
         _place(Path(src), Path(dest), move)
         return
     with atomic_path(dest) as part, pq.ParquetWriter(part, schema, compression="zstd") as writer:
@@ -314,21 +314,30 @@ def _redacted_metadata(meta: dict[bytes, bytes]) -> dict[bytes, bytes]:
     return meta
 
 
-def _any_secret(pf: pq.ParquetFile, columns: list[str], batch_size: int) -> bool:
+# Text columns with few distinct values (file names, templates, shapes, nodes): read
+# as dictionaries, only each row group's distinct values are tested.
+_FEW_VALUES = ("job", "node", "node_alias", "file", "template", "shape", "source_file")
+
+
+def _any_secret(src: str | os.PathLike[str], columns: list[str]) -> bool:
     """Whether a secret pattern matches anywhere in ``columns`` (only they are read)."""
-    if not columns:
-        return False
-    for batch in pf.iter_batches(batch_size=batch_size * 4, columns=columns):
+    few = [c for c in columns if c in _FEW_VALUES]
+    pf = pq.ParquetFile(src, read_dictionary=few)
+    for i in range(pf.num_row_groups):
+        t = pf.read_row_group(i, columns=columns)
         for name in columns:
-            col = batch.column(name)
-            if pa.types.is_map(col.type):
-                if len(col.keys) and pc.any(has_secret(pc.binary_join_element_wise(col.keys, col.items, "="))).as_py():
+            for col in t.column(name).chunks:
+                if pa.types.is_dictionary(col.type):
+                    col = col.dictionary
+                if pa.types.is_map(col.type):
+                    if len(col.keys) and pc.any(has_secret(
+                            pc.binary_join_element_wise(col.keys, col.items, "="))).as_py():
+                        return True
+                elif name == "template":
+                    if pc.any(has_secret(pc.replace_substring(col, _PLACEHOLDER, _STAND_IN))).as_py():
+                        return True
+                elif pc.any(has_secret(col)).as_py():
                     return True
-            elif name == "template":
-                if pc.any(has_secret(pc.replace_substring(col, _PLACEHOLDER, _STAND_IN))).as_py():
-                    return True
-            elif pc.any(has_secret(col)).as_py():
-                return True
     return False
 
 

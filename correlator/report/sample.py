@@ -103,7 +103,7 @@ def report_events(con: duckdb.DuckDBPyConnection, max_events: int) -> pa.Table:
     """
     if max_events <= 0:
         return empty_events()
-    if not _has_positions(con):
+    if not has_positions(con):
         table = con.sql(_ONE_QUERY.format(telling=_TELLING, columns=", ".join(REPORT_EVENT_COLUMNS),
                                           limit=int(max_events))).to_arrow_table()
         return table.sort_by([("ts_aligned", "ascending")])
@@ -125,7 +125,8 @@ def _pick(con: duckdb.DuckDBPyConnection, threshold: int, limit: int) -> int:
     return con.execute("SELECT count(*) FROM report_picked").fetchall()[0][0]
 
 
-def _has_positions(con: duckdb.DuckDBPyConnection) -> bool:
+def has_positions(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether ``con`` holds an analysed timeline whose rows have positions."""
     names = {n for (n,) in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
     tables = {n for (n,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
     return "timeline_raw_rows" in names and {"event_role", "clock_offsets"} <= tables
