@@ -66,7 +66,7 @@ _no_redact_option = click.option(
               help="perfetto: Chrome trace-event JSON (ui.perfetto.dev, chrome://tracing).")
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="Output file (trace.json).")
 @click.option("--baseline", default=None, type=TARGET, help="Logs (or timeline) of a known-good run to diff against.")
-@click.option("--max-events", type=click.IntRange(min=0), default=30_000, show_default=True,
+@click.option("--max-events", type=click.IntRange(min=0), default=20_000, show_default=True,
               help="Log events drawn as instants (findings, warnings and errors first; then an even sample). "
                    "About 400 bytes of trace each.")
 @tz_option
