@@ -15,6 +15,8 @@ the previous one made on the DuckDB connection and writes its own:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -68,13 +70,30 @@ def analyze_with_events(
     ``REPORT_EVENT_COLUMNS`` (``message`` cut to 2,000 characters; ``rule_id``
     and ``role`` of the event's most telling finding, null without one).
     """
+    with analysis_open(target, baseline=baseline, rules_dirs=rules_dirs, options=options,
+                       builtin_rules=builtin_rules) as (verdict, con):
+        events = _report_events(con, max_events) if max_events else pa.table({c: [] for c in REPORT_EVENT_COLUMNS})
+        return verdict, events
+
+
+@contextmanager
+def analysis_open(
+    target: str,
+    *,
+    baseline: str | None = None,
+    rules_dirs: tuple[str, ...] = (),
+    options: IngestOptions | None = None,
+    builtin_rules: bool = True,
+) -> Iterator[tuple[Verdict, duckdb.DuckDBPyConnection]]:
+    """The verdict, with the timeline still open on the connection that decided it
+    (views ``events``, ``timeline_raw_rows``; tables ``event_role``, ``clock_offsets``):
+    reports and batch draw what they cite from it without opening the timeline again."""
     rules = load_rules([Path(d) for d in rules_dirs], builtin=builtin_rules)
     with open_timeline(target, options) as con:
         baseline_templates = _baseline_templates(baseline, options) if baseline else None
         with step("analysis"):
             verdict = _verdict(con, rules, baseline_templates, baseline)
-        events = _report_events(con, max_events) if max_events else pa.table({c: [] for c in REPORT_EVENT_COLUMNS})
-        return verdict, events
+        yield verdict, con
 
 
 def _report_events(con: duckdb.DuckDBPyConnection, max_events: int) -> pa.Table:

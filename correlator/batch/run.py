@@ -193,6 +193,11 @@ def _safe(name: str) -> str:
 # --------------------------------------------------------------------------- one job (worker)
 
 
+# Processes a job's ingest parses with (None: ingest's default, every CPU), set per
+# worker by ``_worker_init``; 1 where a job runs outside a pool.
+_INGEST_WORKERS: int | None = 1
+
+
 def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
     """Analyse one job and write its outputs; returns its summary row. Never raises."""
     from correlator.ingest import IngestOptions
@@ -210,38 +215,40 @@ def analyse_job(name: str, path: str, out_dir: str, opts: BatchOptions) -> dict:
     if os.environ.get("CORRELATOR_TEST_HANG_WORKER_ON") == name:
         time.sleep(120)  # fault injection for the tests: a job that takes far too long
     try:
-        from correlator.analysis.analyze import analyze_with_events
+        from correlator.analysis.analyze import analysis_open
         from correlator.ingest import ingest
-        from correlator.report.common import report_facts
+        from correlator.report.common import report_data_on
         from correlator.report.redact import redact_verdict
-        from correlator.target import open_timeline
 
-        options = IngestOptions(tz=opts.tz, job=name, workers=1, echo_problems=False, exclude=opts.exclude)
+        options = IngestOptions(tz=opts.tz, job=name, workers=_INGEST_WORKERS, echo_problems=False,
+                                exclude=opts.exclude)
         result = ingest(path, out_parquet=tmp, options=options)
         t_ingest = time.perf_counter()
-        verdict, events = analyze_with_events(
-            str(tmp), rules_dirs=opts.rules_dirs, builtin_rules=opts.builtin_rules, options=options,
-            max_events=opts.max_events,
-        )
-        t_analyze = time.perf_counter()
-        with open_timeline(str(tmp)) as con:
-            facts = report_facts(con)
+        # the verdict, then what the report cites and the summary's facts, on one open timeline
+        with analysis_open(str(tmp), rules_dirs=opts.rules_dirs, builtin_rules=opts.builtin_rules,
+                           options=options) as (verdict, con):
+            t_analyze = time.perf_counter()
+            data = report_data_on(con, verdict, opts.max_events if opts.html else 0)
+            events, facts = data.events, data.facts
             start, end, node_list, path_nodes = con.execute(
                 "SELECT min(ts), max(ts), list(DISTINCT node ORDER BY node) FILTER (WHERE node IS NOT NULL), "
                 "list(DISTINCT node ORDER BY node) FILTER (WHERE node IS NOT NULL AND node NOT IN "
-                "(SELECT unnest(hosts) FROM files)) FROM events").fetchone()
+                "(SELECT unnest(hosts) FROM files)) FROM events").fetchall()[0]
             alias = None
             if verdict.initiating and verdict.initiating.node is not None:
                 alias = con.execute(
                     "SELECT string_agg(DISTINCT node_alias, ', ' ORDER BY node_alias) FROM events "
-                    "WHERE node = ? AND node_alias IS DISTINCT FROM node", [verdict.initiating.node]).fetchone()[0]
+                    "WHERE node = ? AND node_alias IS DISTINCT FROM node", [verdict.initiating.node]).fetchall()[0][0]
             local = device = None
             if verdict.initiating and verdict.initiating.rank is not None:
                 # the device from NCCL's init line ("cudaDev 3") when printed, else the local rank
-                local, device = con.execute(
-                    "SELECT mode(local_rank), mode(TRY_CAST(attrs['cuda_dev'] AS INTEGER)) "
-                    "FILTER (WHERE kind = 'nccl.comm_init') FROM events WHERE rank = ?",
-                    [verdict.initiating.rank]).fetchall()[0]
+                # (the init lines picked by position first: a filter alone read every event's attrs)
+                local = con.execute("SELECT mode(local_rank) FROM events WHERE rank = ?",
+                                    [verdict.initiating.rank]).fetchall()[0][0]
+                device = con.execute(
+                    "SELECT mode(TRY_CAST(attrs['cuda_dev'] AS INTEGER)) FROM timeline_raw_rows WHERE event_row IN "
+                    "(SELECT event_row FROM timeline_raw_rows WHERE rank = ? AND kind = 'nccl.comm_init')",
+                    [verdict.initiating.rank]).fetchall()[0][0]
                 device = device if device is not None else local
         timeline = out / "timelines" / f"{name}.parquet"
         _finish_timeline(tmp, timeline, verdict, opts.redact)
@@ -308,7 +315,9 @@ def _finish_timeline(tmp: Path, dest: Path, verdict: Verdict, redact: bool) -> N
     from correlator.report.redact import redact_parquet
 
     offsets = {c.node: c.offset_s for c in verdict.clock if c.applied}
-    redact_parquet(tmp, dest, transform=(lambda t: _align(t, offsets)) if offsets else None, redact=redact)
+    # the scratch file is given up: renamed into place when nothing in it changes
+    redact_parquet(tmp, dest, transform=(lambda t: _align(t, offsets)) if offsets else None, redact=redact,
+                   move=True)
 
 
 def _align(t: pa.Table, offsets: dict[str, float]) -> pa.Table:
@@ -458,6 +467,17 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
 
 def _worker_init(workers: int) -> None:
     """Per worker process, before any job."""
+    global _INGEST_WORKERS
+    # A job's ingest shares the CPUs with the other workers' jobs: alone (one job, or
+    # --workers 1) it parses in parallel as `analyze` does; else with its share.
+    _INGEST_WORKERS = None if workers == 1 else max(1, (os.cpu_count() or 1) // workers)
+    if workers == 1:
+        # and its parsing processes start now, while this one imports the analysis,
+        # as `analyze` starts them while it loads the CLI (a big job takes them;
+        # a small one, parsed in-process, lets them go)
+        from correlator.ingest.workers import start_early
+
+        start_early(os.cpu_count() or 1)
     if workers > 1:
         # Jobs already run in parallel: Polars' own thread pool per worker would
         # only make the workers fight over the cores. (Read when polars is imported.)

@@ -3,7 +3,9 @@
 Ingest keeps the logs' text as it is (a timeline is a copy of the logs, for the
 people who may read them). With ``--redact`` the raw timeline goes to a private
 scratch directory and what lands at ``--out`` / ``--db`` is its masked rewrite,
-the same as a batch writes to its shared folder (``report.redact.redact_parquet``).
+the same as a batch writes to its shared folder (``report.redact.redact_parquet``:
+one pass over the text columns finds whether anything needs masking; a timeline
+with no secret is moved into place as it was written, not rewritten).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ def ingest_redacted(target: str, out: str | None, db: str | None, options: Inges
         raw = Path(scratch) / "raw.parquet"
         result = ingest(target, out_parquet=raw, options=options)
         masked = Path(out) if out else Path(scratch) / "masked.parquet"
-        redact_parquet(raw, masked)
+        redact_parquet(raw, masked, move=True)  # raw is scratch: renamed into place when it holds no secret
         if db:
             with open_timeline(str(masked), safe=False) as con:
                 write_duckdb_from(con, db)

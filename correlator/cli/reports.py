@@ -7,7 +7,6 @@ Registered on the main group in ``correlator/cli/__init__.py``; ``render_report`
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -67,8 +66,9 @@ _no_redact_option = click.option(
               help="perfetto: Chrome trace-event JSON (ui.perfetto.dev, chrome://tracing).")
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="Output file (trace.json).")
 @click.option("--baseline", default=None, type=TARGET, help="Logs (or timeline) of a known-good run to diff against.")
-@click.option("--max-events", type=click.IntRange(min=0), default=200_000, show_default=True,
-              help="Log events drawn as instants (findings, warnings and errors first; then an even sample).")
+@click.option("--max-events", type=click.IntRange(min=0), default=20_000, show_default=True,
+              help="Log events drawn as instants (findings, warnings and errors first; then an even sample). "
+                   "About 400 bytes of trace each.")
 @tz_option
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Leave out files matching GLOB (repeatable).")
 @click.option("--workers", type=WORKERS, default=None, help="Parallel processes for parsing.")
@@ -87,34 +87,40 @@ def export_cmd(
       correlator export logs/ --format perfetto --out trace.json
       (then open trace.json in ui.perfetto.dev or chrome://tracing)
     """
-    from correlator.analysis.analyze import analyze_with_events
+    from correlator.analysis.analyze import analysis_open
     from correlator.analysis.rulebook import RuleError
-    from correlator.ingest import ingest
-    from correlator.report.perfetto import perfetto_trace, step_events, write_trace
-    from correlator.target import kind_of, open_timeline
+    from correlator.report.perfetto import perfetto_trace, step_events, trace_span, write_trace
+    from correlator.report.sample import report_events
 
     guard_outputs((out,), (target, baseline, *rules_dirs))
     options = IngestOptions(tz=tz, workers=workers, exclude=exclude)
     try:
-        with tempfile.TemporaryDirectory(prefix="correlator-export-") as scratch:
-            path = target
-            if kind_of(target) == "logs":
-                path = str(Path(scratch) / "timeline.parquet")
-                ingest(target, out_parquet=path, options=options)
-            verdict, events = analyze_with_events(path, baseline=baseline, rules_dirs=rules_dirs, options=options,
-                                                  builtin_rules=not no_builtin, max_events=max_events)
-            with open_timeline(path, options) as con:
-                steps = step_events(con, verdict)
+        # one open timeline: the verdict, then what the trace draws, on the same connection
+        with analysis_open(target, baseline=baseline, rules_dirs=rules_dirs, options=options,
+                           builtin_rules=not no_builtin) as (verdict, con):
+            _stage("verdict decided; drawing the trace")
+            events = report_events(con, max_events)
+            steps = step_events(con, verdict)
+            window = trace_span(con)
     except NothingToRead as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_NOTHING_READ)
     except RuleError as exc:
         raise CliError(f"invalid rules:\n{exc}", lines=True) from exc
-    trace = perfetto_trace(verdict, events, steps, redact=not no_redact)
+    trace = perfetto_trace(verdict, events, steps, redact=not no_redact, window=window)
     write_trace(trace, out)
     n = len(trace["traceEvents"])
+    left_out = trace["otherData"].get("outside_span", {}).get("events", 0)
     click.echo(f"{verdict.job}: {n:,} trace events ({events.num_rows:,} of {verdict.events:,} log events, "
-               f"{steps.num_rows:,} steps) -> {out}", err=True)
+               f"{steps.num_rows:,} steps"
+               + (f"; {left_out:,} node lines outside the job's span summarised" if left_out else "")
+               + f") -> {out}", err=True)
+
+
+def _stage(what: str) -> None:
+    """A progress line on stderr while a long job is read (only on a terminal)."""
+    if sys.stderr.isatty():
+        click.echo(f"… {what}", err=True)
 
 
 @click.command(name="batch")

@@ -3,7 +3,7 @@
 A report draws on three things:
 
 - the **verdict** (``correlator.verdict.Verdict``);
-- the **event sample** from ``analyze_with_events`` (columns
+- the **event sample** (``correlator.report.sample.report_events``, columns
   ``REPORT_EVENT_COLUMNS``): the timeline chart and the evidence lines;
 - the **node facts** (``FACTS_SQL`` over the timeline): ``collect_env`` reports,
   nvidia-smi snapshots and kernel GPU lines, which the event sample may leave out
@@ -17,12 +17,9 @@ as plain arguments so a caller that already has a timeline open can pass its own
 from __future__ import annotations
 
 import re
-import shutil
-import tempfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -52,9 +49,20 @@ FACTS_SCHEMA = pa.schema([
 ])
 
 
+# The same rows picked by position first (the analysis' ``timeline_raw_rows``): a
+# filter on source / kind still read ``attrs`` and ``message`` of every event (2 s
+# of a 1 GB job); fetched by ``event_row``, only the pages holding the few facts.
+_FACTS_BY_POSITION = FACTS_SQL.replace("FROM events\nWHERE", """FROM timeline_raw_rows
+WHERE event_row IN (SELECT event_row FROM timeline_raw_rows WHERE""").replace(
+    "ORDER BY node NULLS LAST", ")\nORDER BY node NULLS LAST")
+
+
 def report_facts(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """The node facts of the timeline open on ``con`` (view ``events``)."""
-    return con.sql(FACTS_SQL).to_arrow_table()
+    """The node facts of the timeline open on ``con`` (view ``events``; by position
+    where the analysis left ``timeline_raw_rows``)."""
+    from correlator.report.sample import has_positions
+
+    return con.sql(_FACTS_BY_POSITION if has_positions(con) else FACTS_SQL).to_arrow_table()
 
 
 def empty_facts() -> pa.Table:
@@ -81,31 +89,29 @@ def load_report_data(
     """Verdict, event sample and node facts for ``target`` (logs, Parquet or DuckDB).
 
     Logs are ingested once, into ``timeline_out`` when given (batch mode keeps it),
-    else into a scratch Parquet file, so the facts query does not parse them twice.
+    else into a scratch Parquet file; the sample and the facts are drawn on the
+    connection that decided the verdict (``report_data_on``), so the timeline is
+    opened once and never read whole a second time.
     """
-    from correlator.analysis.analyze import analyze_with_events
+    from correlator.analysis.analyze import analysis_open
     from correlator.ingest import ingest
-    from correlator.target import kind_of, open_timeline
+    from correlator.target import kind_of
 
-    scratch = None
     path = target
-    try:
-        if kind_of(target) == "logs":
-            if timeline_out is None:
-                scratch = tempfile.mkdtemp(prefix="correlator-report-")
-                timeline_out = str(Path(scratch) / "timeline.parquet")
-            ingest(target, out_parquet=timeline_out, options=options)
-            path = timeline_out
-        verdict, events = analyze_with_events(
-            path, baseline=baseline, rules_dirs=rules_dirs, options=options,
-            builtin_rules=builtin_rules, max_events=max_events,
-        )
-        with open_timeline(path, options) as con:
-            facts = report_facts(con)
-        return ReportData(verdict, events, facts)
-    finally:
-        if scratch:
-            shutil.rmtree(scratch, ignore_errors=True)
+    if timeline_out is not None and kind_of(target) == "logs":
+        ingest(target, out_parquet=timeline_out, options=options)
+        path = timeline_out
+    with analysis_open(path, baseline=baseline, rules_dirs=rules_dirs, options=options,
+                       builtin_rules=builtin_rules) as (verdict, con):
+        return report_data_on(con, verdict, max_events)
+
+
+def report_data_on(con: duckdb.DuckDBPyConnection, verdict: Verdict, max_events: int = 20000) -> ReportData:
+    """The report's inputs from an analysed timeline still open on ``con``
+    (``correlator.analysis.analyze.analysis_open``)."""
+    from correlator.report.sample import report_events
+
+    return ReportData(verdict, report_events(con, max_events), report_facts(con))
 
 
 def prepare(
@@ -113,9 +119,9 @@ def prepare(
 ) -> tuple[Verdict, pa.Table, pa.Table]:
     """Inputs made safe to render: missing tables filled, secrets masked."""
     if events is None:
-        from correlator.analysis.analyze import REPORT_EVENT_COLUMNS
+        from correlator.report.sample import empty_events
 
-        events = pa.table({c: pa.array([], pa.string()) for c in REPORT_EVENT_COLUMNS})
+        events = empty_events()
     if facts is None:
         facts = empty_facts()
     if redact:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from datetime import UTC, datetime
 
 import pyarrow as pa
@@ -100,7 +101,8 @@ tr.initiating th { color: var(--err); }
 .lines .ln { margin: 8px 0 12px; } .lines .cite { font-size: 12.5px; }
 .lines .role { display: inline-block; font-size: 11px; background: #eef1f6; border-radius: 3px;
   padding: 0 5px; margin-left: 6px; color: var(--muted); }
-.ln:target pre, pre:target { background: var(--hl); border-color: #d9b300; }
+.ln:target pre, pre:target, .ref:target { background: var(--hl); border-color: #d9b300; }
+.lines .same { font-size: 12.5px; margin: -2px 0 0 10px; } .lines .ref { white-space: nowrap; }
 pre.ctx .hit { background: #ffd9d6; display: block; font-weight: 700; }
 details summary { cursor: pointer; color: var(--muted); }
 .foot { color: var(--muted); font-size: 12px; margin-top: 30px; border-top: 1px solid var(--line); padding-top: 6px; }
@@ -396,19 +398,31 @@ def _marker_at(e: Evidence, lanes: Lanes, x: float, lane_h: float, cls: str, sha
             f"l{-r:.1f} {-r:.1f}z\"/>")
 
 
+def _n(v: float) -> str:
+    """A coordinate to 0.1 unit, without a trailing ".0"."""
+    t = f"{v:.1f}"
+    return t[:-2] if t.endswith(".0") else t
+
+
 def _runs(bins: list[int], y: float, h: float, x0: float, bw: float) -> str:
-    """Adjacent bins merged into one rectangle each: a compact path."""
+    """Adjacent bins merged into one rectangle each: a compact path. Each rectangle
+    after the first moves relative to the one before (``m dx 0``: a closed subpath
+    leaves the pen at its start), so a lane of many runs does not repeat its y."""
     if not bins:
         return ""
     bins.sort()
     parts = []
     start = prev = bins[0]
+    last_x: str | None = None
     for i in [*bins[1:], None]:
         if i is not None and i == prev + 1:
             prev = i
             continue
-        parts.append(f"M{x0 + start * bw:.1f} {y:.1f}h{(prev - start + 1) * bw:.1f}v{h:.1f}"
-                     f"h{-(prev - start + 1) * bw:.1f}z")
+        x = f"{x0 + start * bw:.1f}"
+        w = _n((prev - start + 1) * bw)
+        move = f"M{x} {y:.1f}" if last_x is None else f"m{_n(float(x) - float(last_x))} 0"
+        parts.append(f"{move}h{w}v{_n(h)}h-{w}z")
+        last_x = x
         if i is not None:
             start = prev = i
     return "".join(parts)
@@ -587,14 +601,37 @@ def _clock_and_missing(v: Verdict) -> str:
 
 
 def _lines(lines: list[Line]) -> str:
+    """Each cited line once. Lines that say the same thing (the same text but for
+    its numbers, in the same roles: one collateral echo on 900 ranks) show their
+    text once; the others are named by reference below it, each with its own anchor,
+    so every chart mark still links to its line and the page stays small."""
     out = ["<h2 id=\"lines\">Cited lines</h2><div class=\"lines\">"]
     if not lines:
         out.append("<p class=\"sub\">No evidence lines.</p>")
+    groups: dict[tuple[str, tuple[str, ...]], list[Line]] = {}
     for ln in lines:
-        e = ln.ev
-        roles = "".join(f"<span class=\"role\">{_e(r)}</span>" for r in ln.roles[:4])
+        groups.setdefault((_DIGITS.sub("0", ln.ev.text), tuple(ln.roles)), []).append(ln)
+    for first, *same in groups.values():
+        e = first.ev
+        roles = "".join(f"<span class=\"role\">{_e(r)}</span>" for r in first.roles[:4])
         text = "\n".join(_e(x) for x in clip_lines(e.text, 8, 200))
-        out.append(f"<div class=\"ln\" id=\"{ln.anchor}\"><div class=\"cite\"><code>{_e(e.file)}:{span(e)}</code> "
-                   f"<span class=\"sub\">{_e(who(e))} · {_e(evidence_ts(e))}</span>{roles}</div><pre>{text}</pre></div>")
+        out.append(f"<div class=\"ln\" id=\"{first.anchor}\"><div class=\"cite\"><code>{_e(e.file)}:{span(e)}</code> "
+                   f"<span class=\"sub\">{_e(who(e))} · {_e(evidence_ts(e))}</span>{roles}</div><pre>{text}</pre>")
+        if same:
+            refs = ", ".join(
+                f"<span class=\"ref\" id=\"{ln.anchor}\"><code>{_e(ln.ev.file)}:{span(ln.ev)}</code> "
+                f"<span class=\"sub\">{_e(_who_short(ln.ev))}</span></span>" for ln in same)
+            out.append(f"<div class=\"same\"><span class=\"sub\">The same line (numbers aside) at "
+                       f"{len(same):,} more place{'s' if len(same) != 1 else ''}:</span> {refs}</div>")
+        out.append("</div>")
     out.append("</div>")
     return "".join(out)
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _who_short(e: Evidence) -> str:
+    """Rank (else node) and time of day: what tells one echo from the next."""
+    where = f"rank {e.rank}" if e.rank is not None else (e.node or "launcher/node")
+    return f"{where}, {e.ts.strftime('%H:%M:%S')}" if e.ts else where

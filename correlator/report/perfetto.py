@@ -18,6 +18,14 @@ with neither. On each rank track:
 Times are microseconds since the epoch, aligned (``ts_aligned``). Events are
 emitted sorted by time, so every track is monotonic; slices on one track never
 partially overlap.
+
+The trace covers the job's span (``TraceWindow``: its first to last line that is
+not the kernel's, widened by a margin and to the verdict's own evidence), not the
+weeks a ``dmesg`` reaches back to boot: a trace 40 days wide shows the job as a
+hairline. Lines outside it are not dropped silently: each node's track gets one
+instant at the window's edge that counts them and says when they were (their
+count from the whole timeline where ``trace_span`` read it), and ``otherData``
+``outside_span`` lists them per node.
 """
 
 from __future__ import annotations
@@ -37,8 +45,11 @@ from correlator.report.redact import redact_table, redact_verdict
 from correlator.verdict import Evidence, Verdict
 
 FINDING_US = 1000  # finding slices last 1 ms: visible when zoomed, never hiding their neighbours
-MAX_STEP_SLICES = 200_000  # above this, step children are left out (training slice stays)
+MAX_STEP_SLICES = 50_000  # above this, step children are left out (training slice stays): ~150 bytes each
 FLOW_PER_RANK_MAX = 64  # collateral on more ranks than this: one arrow per node
+
+
+SPAN_MARGIN_US = 300_000_000  # 5 min either side of the job (or 5 % of its length, when more)
 
 
 @dataclass
@@ -47,22 +58,121 @@ class _Track:
     tid: int
 
 
-def step_events(con: duckdb.DuckDBPyConnection, verdict: Verdict, limit: int = 2_000_000) -> pa.Table:
+@dataclass
+class Outside:
+    """Lines of one node (None: neither rank nor node) outside the trace's window."""
+
+    before: int = 0
+    after: int = 0
+    first_us: int | None = None
+    last_us: int | None = None
+
+    def add(self, n: int, first: int, last: int, before: bool) -> None:
+        if before:
+            self.before += n
+        else:
+            self.after += n
+        self.first_us = first if self.first_us is None else min(self.first_us, first)
+        self.last_us = last if self.last_us is None else max(self.last_us, last)
+
+
+@dataclass
+class TraceWindow:
+    start_us: int
+    end_us: int
+    outside: dict[str | None, Outside]  # counted over the whole timeline (empty: count the sample's)
+
+
+# The job's span: every stamped line that is not the kernel's (dmesg keeps boot
+# lines from weeks before the job). Aligned time, as the trace draws it.
+_SPAN_SQL = """
+SELECT epoch_us(min(ts_aligned)), epoch_us(max(ts_aligned)) FROM events
+WHERE ts_aligned IS NOT NULL AND source IS DISTINCT FROM 'kernel'
+"""
+_OUTSIDE_SQL = """
+SELECT node, ts_aligned < make_timestamp({start}) AS before, count(*),
+       epoch_us(min(ts_aligned)), epoch_us(max(ts_aligned))
+FROM events
+WHERE ts_aligned < make_timestamp({start}) OR ts_aligned > make_timestamp({end})
+GROUP BY ALL
+"""
+
+
+def trace_span(con: duckdb.DuckDBPyConnection, verdict: Verdict | None = None) -> TraceWindow | None:
+    """The trace's window over the analysed timeline open on ``con`` (view ``events``
+    with ``ts_aligned``), and every line outside it counted per node. None: nothing
+    is stamped. Two scans of narrow columns (node, source, ts)."""
+    lo, hi = con.execute(_SPAN_SQL).fetchall()[0]
+    if lo is None:
+        lo, hi = con.execute("SELECT epoch_us(min(ts_aligned)), epoch_us(max(ts_aligned)) FROM events").fetchall()[0]
+    if lo is None:
+        return None
+    start, end = _widen(lo, hi, verdict)
+    outside: dict[str | None, Outside] = {}
+    for node, before, n, first, last in con.execute(_OUTSIDE_SQL.format(start=start, end=end)).fetchall():
+        outside.setdefault(node, Outside()).add(n, first, last, bool(before))
+    return TraceWindow(start, end, outside)
+
+
+def _widen(lo: int, hi: int, verdict: Verdict | None) -> tuple[int, int]:
+    margin = max(SPAN_MARGIN_US, (hi - lo) // 20)
+    start, end = lo - margin, hi + margin
+    if verdict is not None:  # the verdict's own evidence is always drawn
+        marks = [e.ts for e in (verdict.root_cause.evidence if verdict.root_cause else None,
+                                verdict.first_deviating) if e is not None and e.ts is not None]
+        for ts in marks:
+            us = int(ts.timestamp() * 1_000_000)
+            start, end = min(start, us - FINDING_US), max(end, us + 2 * FINDING_US)
+    return start, end
+
+
+def _rows_window(rows: list[dict], verdict: Verdict) -> TraceWindow | None:
+    """The window from the sample alone (no timeline at hand): the same rule as ``trace_span``."""
+    stamped = [r["us"] for r in rows if r["us"] is not None]
+    job = [r["us"] for r in rows if r["us"] is not None and r.get("source") != "kernel"] or stamped
+    if not job:
+        return None
+    start, end = _widen(min(job), max(job), verdict)
+    return TraceWindow(start, end, {})
+
+
+def step_events(con: duckdb.DuckDBPyConnection, verdict: Verdict, limit: int | None = None) -> pa.Table:
     """Every rank's step lines, with ``ts_aligned`` from the verdict's clock offsets.
 
     The report's event sample may keep only some step lines; phase slices need them
     all. ``con`` is an open timeline (``correlator.target.open_timeline``).
+
+    Past ``limit`` (default ``MAX_STEP_SLICES``) step lines in all, the trace draws
+    no per-step slice, only each rank's phases: then only each rank's first and last
+    step line come back, with ``n``, the rank's count of steps (a 1 GB job has
+    millions of step lines; turning each into a Python dict cost more than the
+    verdict).
     """
+    limit = MAX_STEP_SLICES if limit is None else limit
     offsets = {c.node: c.offset_s for c in verdict.clock if c.applied}
     case = " ".join(
         f"WHEN node = '{n.replace(chr(39), chr(39) * 2)}' THEN ts - to_microseconds({round(o * 1e6)})"
         for n, o in offsets.items()
     )
     aligned = f"CASE {case} ELSE ts END" if case else "ts"
+    where = "kind = 'app.step_metrics' AND rank IS NOT NULL AND ts IS NOT NULL"
+    total = con.execute(f"SELECT count(*) FROM events WHERE {where}").fetchall()[0][0]
+    if total <= limit:
+        return con.sql(
+            f"""SELECT rank, node, file, line_no, {aligned} AS ts_aligned, attrs['step'] AS step
+                FROM events WHERE {where} ORDER BY rank, ts_aligned"""
+        ).to_arrow_table()
     return con.sql(
-        f"""SELECT rank, node, file, line_no, {aligned} AS ts_aligned, attrs['step'] AS step
-            FROM events WHERE kind = 'app.step_metrics' AND rank IS NOT NULL AND ts IS NOT NULL
-            ORDER BY rank, ts_aligned LIMIT {int(limit)}"""
+        f"""WITH s AS (SELECT rank, node, file, line_no, {aligned} AS ts_aligned, attrs['step'] AS step
+                       FROM events WHERE {where}),
+            ends AS (SELECT rank, count(*) AS n,
+                            arg_min(struct_pack(node, file, line_no, ts_aligned, step), ts_aligned) AS a,
+                            arg_max(struct_pack(node, file, line_no, ts_aligned, step), ts_aligned) AS b
+                     FROM s GROUP BY rank)
+            SELECT rank, e.node AS node, e.file AS file, e.line_no AS line_no, e.ts_aligned AS ts_aligned,
+                   e.step AS step, n
+            FROM (SELECT rank, n, unnest([a, b]) AS e FROM ends)
+            ORDER BY 1, 5"""
     ).to_arrow_table()
 
 
@@ -72,13 +182,15 @@ def perfetto_trace(
     steps: pa.Table | None = None,
     *,
     redact: bool = True,
+    window: TraceWindow | None = None,
 ) -> dict:
     """The trace as a JSON-ready dict (``{"traceEvents": [...], ...}``).
 
     ``events``: the event sample (``analyze_with_events``; columns
     ``REPORT_EVENT_COLUMNS``, or a subset with at least rank, node, ts_aligned or
     ts, file, line_no). ``steps``: ``step_events(...)``; without it, step lines in
-    ``events`` are used.
+    ``events`` are used. ``window``: ``trace_span(...)``; without it, the job's span
+    is taken from ``events`` and only their lines outside it are counted.
     """
     if redact:
         # mask the inputs, not the output: the output repeats every string and is larger
@@ -88,6 +200,19 @@ def perfetto_trace(
             steps = redact_table(steps, [c for c in ("file",) if c in steps.column_names])
     rows = _rows(events)
     step_rows = _rows(steps) if steps is not None else [r for r in rows if r.get("kind") == "app.step_metrics"]
+    window = window or _rows_window(rows, verdict)
+    outside: dict[str | None, Outside] = dict(window.outside) if window else {}
+    if window is not None:
+        counted = bool(outside)  # from the whole timeline: the sample's own are among them
+        kept = []
+        for r in rows:
+            us = r["us"]
+            if us is None or window.start_us <= us <= window.end_us:
+                kept.append(r)
+            elif not counted:
+                outside.setdefault(r.get("node"), Outside()).add(1, us, us, us < window.start_us)
+        rows = kept
+        step_rows = [s for s in step_rows if s["us"] is None or window.start_us <= s["us"] <= window.end_us]
 
     # processes and threads
     node_votes: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -95,7 +220,8 @@ def perfetto_trace(
         if r.get("rank") is not None and r.get("node"):
             node_votes[r["rank"]][r["node"]] += 1
     node_of_rank = {k: max(v, key=lambda n: v[n]) for k, v in node_votes.items()}
-    nodes = sorted({r["node"] for r in rows if r.get("node")} | set(node_of_rank.values()), key=natural_key)
+    nodes = sorted({r["node"] for r in rows if r.get("node")} | set(node_of_rank.values())
+                   | {n for n in outside if n}, key=natural_key)
     pid_of = {n: i + 1 for i, n in enumerate(nodes)}
     other_pid = len(nodes) + 1
     meta: list[dict] = []
@@ -129,12 +255,25 @@ def perfetto_trace(
             continue
         t = track(r.get("rank"), r.get("node"))
         msg = _brief(r.get("message"))
-        args = {"level": r.get("level"), "template": (r.get("template") or "")[:300], "kind": r.get("kind"),
+        args = {"level": r.get("level"), "template": (r.get("template") or "")[:160], "kind": r.get("kind"),
                 "source": r.get("source"), "line": f"{r.get('file')}:{r.get('line_no')}", "message": msg}
         if r.get("rule_id"):
             args["rule_id"], args["role"] = r["rule_id"], r.get("role")
         out.append({"name": _name(r), "cat": r.get("source") or "log", "ph": "i", "s": "t", "ts": r["us"],
                     "pid": t.pid, "tid": t.tid, "args": args})
+
+    # what the window leaves out, on each node's track at the window's edge
+    for node, o in sorted(outside.items(), key=lambda kv: natural_key(kv[0])):
+        if window is None or not (o.before or o.after):
+            continue
+        t = track(None, node if node in pid_of else None)
+        for n, at, side in ((o.before, window.start_us, "before"), (o.after, window.end_us, "after")):
+            if n:
+                out.append({"name": f"{n:,} node lines {side} the job's span, not drawn", "cat": "outside_span",
+                            "ph": "i", "s": "t", "ts": at, "pid": t.pid, "tid": t.tid,
+                            "args": {"lines": n, "node": node, "first": _iso(o.first_us), "last": _iso(o.last_us),
+                                     "why": "before the job's first line (dmesg reaches back to boot)"
+                                     if side == "before" else "after the job's last line"}})
 
     # phase slices per rank
     slices: dict[tuple[int, int], list[dict]] = defaultdict(list)
@@ -154,7 +293,9 @@ def perfetto_trace(
             r.get("level") in ("ERROR", "CRITICAL") or r.get("role") in ("root", "collateral")
         ):
             failing_after[r["rank"]] = max(failing_after.get(r["rank"], 0), r["us"])
-    n_steps = sum(len(v) for v in by_rank_steps.values())
+    # a rank's count of steps: "n" where step_events gave only its first and last
+    n_of = {s["rank"]: s["n"] for s in step_rows if s.get("n") is not None and s.get("rank") is not None}
+    n_steps = sum(n_of.get(k, len(v)) for k, v in by_rank_steps.items())
     for rank, st in by_rank_steps.items():
         st.sort(key=lambda s: s["us"])
         t = track(rank, st[0].get("node"))
@@ -166,8 +307,8 @@ def perfetto_trace(
                                   {"what": "first event to first step"}))
         if len(st) >= 2:
             slices[key].append(_x(f"training (steps {_step(st[0])}–{_step(st[-1])})", "phase", st[0]["us"],
-                                  st[-1]["us"], t, {"steps": len(st)}))
-            if n_steps <= MAX_STEP_SLICES:
+                                  st[-1]["us"], t, {"steps": n_of.get(rank, len(st))}))
+            if n_steps <= MAX_STEP_SLICES and rank not in n_of:  # n: only the ends came back
                 for s0, s1 in pairwise(st):
                     if s1["us"] > s0["us"]:
                         slices[key].append(_x(f"step {_step(s1)}", "step", s0["us"], s1["us"], t,
@@ -258,6 +399,10 @@ def perfetto_trace(
         "root_cause": rc.title if rc else None, "category": rc.category if rc else None,
         "events_in_trace": len(out), "events_in_job": verdict.events, "events_without_time": skipped,
         "clock_reference_node": verdict.reference_node,
+        "window": {"start": _iso(window.start_us), "end": _iso(window.end_us)} if window else None,
+        "outside_span": {"events": sum(o.before + o.after for o in outside.values()),
+                         "per_node": {str(k): {"before": o.before, "after": o.after, "first": _iso(o.first_us),
+                                               "last": _iso(o.last_us)} for k, o in outside.items()}},
         "generator": "correlator export --format perfetto",
     }
     trace = {"traceEvents": meta + timed, "displayTimeUnit": "ms", "otherData": info}
@@ -267,6 +412,12 @@ def perfetto_trace(
 def write_trace(trace: dict, path: str) -> None:
     # one dumps() call: the C encoder; json.dump() to a file streams through the slow one
     atomic_write_text(path, json.dumps(trace, separators=(",", ":"), ensure_ascii=False))
+
+
+def _iso(us: int | None) -> str | None:
+    from datetime import UTC, datetime
+
+    return None if us is None else datetime.fromtimestamp(us / 1e6, UTC).isoformat()
 
 
 def _ph_order(ph: str) -> int:

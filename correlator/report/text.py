@@ -1,10 +1,16 @@
-"""The verdict as a story that fits a terminal: every claim with file:line and time."""
+"""The verdict as a story that fits a terminal: every claim with file:line and time.
+
+It stays within a screen at any world size: rank lists are counted and written as
+ranges, cut at a width (``counted_ranks``); every line is clipped to ``_WIDTH``
+but the root cause's explanation, fix and verification command.
+"""
 
 from __future__ import annotations
 
 from correlator.verdict import Evidence, Verdict, ranges
 
 _WIDTH = 110
+_GROUPS_SHOWN = 8  # collateral groups told; the rest counted
 
 
 def _where(e: Evidence) -> str:
@@ -30,6 +36,16 @@ def _last_lines(text: str, n: int) -> list[str]:
     if len(lines) <= n:
         return lines
     return [lines[0], "  …", *lines[-(n - 2):]]
+
+
+def counted_ranks(ranks: list[int], width: int = 48) -> str:
+    """'3 ranks (0-2)'; at 1,024 ranks a list of ranges is cut at ``width`` ('…'):
+    the count says how many, the verdict JSON names them all."""
+    rs = ranges(ranks)
+    if len(rs) > width:
+        cut = rs.rfind(",", 0, width)
+        rs = (rs[:cut] if cut > 0 else rs[:width]) + ",…"
+    return f"{len(ranks)} rank{'s' if len(ranks) != 1 else ''} ({rs})"
 
 
 def render(v: Verdict) -> str:
@@ -99,10 +115,17 @@ def render(v: Verdict) -> str:
     if v.collateral:
         add("")
         add("Collateral (echoes of the root cause):")
-        for c in v.collateral:
-            ranks = f"ranks {ranges(c.ranks)}" if c.ranks else "node-level"
-            add(f"  {c.title} on {ranks} ({c.count} events) [{c.rule_id}]")
+        for c in v.collateral[:_GROUPS_SHOWN]:
+            ranks = counted_ranks(c.ranks) if c.ranks else "node-level"
+            line = f"  {c.title} on {ranks} ({c.count} events) [{c.rule_id}]"
+            if len(line) <= _WIDTH:
+                add(line)
+            else:  # a long title or rank list: the ranks on a line of their own
+                add(_clip(f"  {c.title} [{c.rule_id}]"))
+                add(f"    on {ranks}, {c.count} events")
             add(f"    first: {_where(c.first)}")
+        if len(v.collateral) > _GROUPS_SHOWN:
+            add(f"  and {len(v.collateral) - _GROUPS_SHOWN} more groups (the verdict JSON lists them all)")
 
     others = v.hypotheses[1:] if v.root_cause else v.hypotheses
     if others:
