@@ -71,6 +71,9 @@ class Run:
     seconds: float = 0.0
     returncode: int | None = None
     peak_rss_bytes: int = 0  # the largest sum over the child's process tree
+    # CPU-seconds of the whole tree (user + system, sampled from /proc): on a machine
+    # other work shares, less noisy than wall time
+    cpu_seconds: float = 0.0
     stdout: str = ""
     stderr: str = ""
     skipped: str | None = None  # why it did not run
@@ -100,6 +103,11 @@ class Spread:
     def median(self) -> float:
         s = self.seconds
         return statistics.median(s) if s else 0.0
+
+    @property
+    def cpu_median(self) -> float:
+        cpu = [r.cpu_seconds for r in self.runs if r.ok]
+        return statistics.median(cpu) if cpu else 0.0
 
     @property
     def peak_rss(self) -> int:
@@ -156,6 +164,12 @@ class Report:
         if not (a.ok and b.ok and a.median > 0 and b.median > 0):
             return None
         return a.median / b.median
+
+    def cpu_ratio(self, slower: str, faster: str) -> float | None:
+        a, b = self.spread(slower), self.spread(faster)
+        if not (a.ok and b.ok and a.cpu_median > 0 and b.cpu_median > 0):
+            return None
+        return a.cpu_median / b.cpu_median
 
     def targets(self) -> list[tuple[str, str, bool]]:
         """(label, measured, passed) for each target that applies to this job."""
@@ -351,11 +365,13 @@ def file_lines(job: Path) -> dict[str, tuple[int, int]]:
 
 
 class TreeRss:
-    """Samples the summed resident set of a process and all its descendants.
+    """Samples the summed resident set of a process and all its descendants, and
+    each one's CPU time.
 
     ``ru_maxrss`` is one process's peak; ingest's workers are other processes, and the
     target is for all of them together. Pages shared between them count once per
-    process (an over-estimate, on the safe side).
+    process (an over-estimate, on the safe side). CPU time is each process's last
+    sample (up to one interval of it may be missed), summed.
     """
 
     def __init__(self, pid: int, interval: float = 0.02) -> None:
@@ -364,6 +380,8 @@ class TreeRss:
         self.peak = 0
         self._stop = threading.Event()
         self._page = os.sysconf("SC_PAGE_SIZE")
+        self._tick = os.sysconf("SC_CLK_TCK")
+        self.cpu: dict[int, float] = {}
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
     def __enter__(self) -> TreeRss:
@@ -389,6 +407,9 @@ class TreeRss:
             try:
                 with open(f"/proc/{pid}/statm") as fh:
                     total += int(fh.read().split()[1]) * self._page
+                with open(f"/proc/{pid}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+                self.cpu[pid] = (int(fields[11]) + int(fields[12])) / self._tick  # utime, stime
                 for task in os.listdir(f"/proc/{pid}/task"):
                     with open(f"/proc/{pid}/task/{task}/children") as fh:
                         todo.extend(int(c) for c in fh.read().split())
@@ -419,6 +440,9 @@ def timed(name: str, argv: list[str], *, shell: bool = False) -> Run:
     proc.returncode = run.returncode
     # the child's own peak too: a process too short-lived for the sampler still counts
     run.peak_rss_bytes = max(rss.peak, usage.ru_maxrss * 1024)  # kilobytes on Linux
+    # wait4 counts the child and the descendants reaped below it exactly; a worker left
+    # unreaped on the way out (ingest does not wait for its pool) only in the samples
+    run.cpu_seconds = max(usage.ru_utime + usage.ru_stime, sum(rss.cpu.values()))
     run.stdout, run.stderr = out, err
     return run
 
@@ -568,12 +592,13 @@ def _run_line(report: Report, name: str) -> str:
         return f"{label}: skipped ({first.skipped})"
     failed = next((r for r in sp.runs if not r.ok), None)
     status = "" if failed is None else f"  FAILED (exit {failed.returncode}): {_last_line(failed.stderr)}"
+    cpu = f"  CPU {sp.cpu_median:6.1f} s" if sp.cpu_median else ""
     if name.startswith("ingest-"):
         mb_s = report.layout_bytes / 1e6 / sp.median if sp.median else 0.0
-        return f"{label}: {sp.text()}  {mb_s:9,.1f} MB/s  peak RSS {_mib(sp.peak_rss)}{status}"
+        return f"{label}: {sp.text()}  {mb_s:9,.1f} MB/s{cpu}  peak RSS {_mib(sp.peak_rss)}{status}"
     mb_s, lines_s = report.rate(name)
     return (
-        f"{label}: {sp.text()}  {mb_s:9,.1f} MB/s  {lines_s:12,.0f} lines/s  "
+        f"{label}: {sp.text()}  {mb_s:9,.1f} MB/s  {lines_s:12,.0f} lines/s{cpu}  "
         f"peak RSS {_mib(sp.peak_rss)}{status}"
     )
 
@@ -599,7 +624,13 @@ def format_report(report: Report) -> str:
               ("flat / per-node", report.ratio("ingest-flat", "ingest-per-node"))]
     shown = [f"{label} {_x(r)}" for label, r in ratios if r is not None]
     if shown:
-        out.append("ratios  : " + ",  ".join(shown) + "  (of medians)")
+        out.append("ratios  : " + ",  ".join(shown) + "  (of median wall times)")
+    cpu = [(label, report.cpu_ratio(*names)) for label, names in (
+        ("naive / ingest", ("naive", "ingest")), ("ingest / lnav", ("ingest", "lnav")),
+        ("flat / per-node", ("ingest-flat", "ingest-per-node")))]
+    shown = [f"{label} {_x(r)}" for label, r in cpu if r is not None]
+    if shown:
+        out.append("CPU     : " + ",  ".join(shown) + "  (of median CPU-seconds, for reference)")
     out.append("targets:")
     out += [
         f"  {label:<26} {measured:>18}  {'PASS' if ok else 'FAIL'}"

@@ -136,7 +136,7 @@ def test_tree_rss_counts_the_children(tmp_path: Path) -> None:
         "[p.wait() for p in ps]\n"
     )
     run = bench.timed("tree", [sys.executable, str(script)])
-    assert run.ok and run.peak_rss_bytes > 80_000_000
+    assert run.ok and run.peak_rss_bytes > 80_000_000 and run.cpu_seconds > 0
 
 
 def test_bench_end_to_end_with_fake_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
