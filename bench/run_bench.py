@@ -348,16 +348,21 @@ def measure_input(job: Path) -> tuple[int, int, int]:
     return sum(size for size, _ in per_file.values()), len(per_file), sum(n for _, n in per_file.values())
 
 
-def file_lines(job: Path) -> dict[str, tuple[int, int]]:
-    """(bytes, newlines) of each file, by its path relative to the job."""
+def file_lines(job: Path, *, to_last_text: bool = False) -> dict[str, tuple[int, int]]:
+    """(bytes, newlines) of each file, by its path relative to the job; with
+    ``to_last_text``, the number of its last line that holds text instead of its
+    newlines (trailing blank lines make no event, so the timeline ends there)."""
     out = {}
     for path in sorted(p for p in job.rglob("*") if p.is_file()):
-        size = lines = 0
+        size = lines = last = 0
         with path.open("rb") as fh:
             while chunk := fh.read(1 << 22):
                 size += len(chunk)
+                text = chunk.rstrip()
+                if text:
+                    last = lines + text.count(b"\n") + 1
                 lines += chunk.count(b"\n")
-        out[path.relative_to(job).as_posix()] = (size, lines)
+        out[path.relative_to(job).as_posix()] = (size, last if to_last_text else lines)
     return out
 
 
@@ -478,8 +483,8 @@ def _failures_text(failures: list[str] | None) -> str:
 
 def _ingest_failures(parquet: Path, lines: dict[str, int] | None = None) -> list[str] | None:
     """The problems in the timeline's metadata where ingest failed on a file or batch,
-    and, given each input file's newline count, files whose lines the timeline's file
-    table does not all account for (files ingest leaves out on purpose, such as
+    and, given each input file's last line with text, files whose lines the timeline's
+    file table does not all account for (files ingest leaves out on purpose, such as
     truth.json, are not in that table and not counted)."""
     import pyarrow.parquet as pq
 
@@ -545,7 +550,8 @@ def run_all(report: Report, job: Path, out_dir: Path, cli: list[str], lnav: bool
     if ingest.returncode == 0 and not parquet.exists():
         ingest.returncode, ingest.stderr = -1, f"exit 0 but {parquet} was not written"
     if ingest.ok and parquet.exists():
-        report.failures = _ingest_failures(parquet, {k: n for k, (_, n) in file_lines(job).items()})
+        last = file_lines(job, to_last_text=True)
+        report.failures = _ingest_failures(parquet, {k: n for k, (_, n) in last.items()})
     if layouts:
         flat, per_node, report.layout_bytes = layout_pair(job, out_dir)
         outs = {"ingest-flat": out_dir / f"{job.name}-flat.parquet",

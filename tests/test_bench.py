@@ -180,6 +180,14 @@ def test_layout_pair_links_the_same_rank_files(tmp_path: Path) -> None:
     assert size == sum((job / r).stat().st_size for r in ("gpu-node-00/rank000.log", "gpu-node-01/rank001.log", "rank002.log"))
 
 
+def test_file_lines_counts_to_the_last_line_with_text(tmp_path: Path) -> None:
+    bench = load_bench()
+    (tmp_path / "a.log").write_bytes(b"one\n\ntwo\n\n  \n")
+    (tmp_path / "b.log").write_bytes(b"no newline at the end")
+    assert bench.file_lines(tmp_path) == {"a.log": (13, 5), "b.log": (21, 0)}
+    assert bench.file_lines(tmp_path, to_last_text=True) == {"a.log": (13, 3), "b.log": (21, 1)}
+
+
 def test_bench_reads_ingest_failures_from_the_timeline(tmp_path: Path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -264,7 +272,7 @@ def test_a_real_mix_job_ingests_every_line(tmp_path: Path, sources) -> None:
     realmix.generate(tmp_path / "job", size=2_000_000, ranks=4, nodes=2, layout="flat", seed=0, sources=sources)
     out = tmp_path / "t.parquet"
     ingest(tmp_path / "job", out_parquet=out, options=IngestOptions(echo_problems=False, workers=1))
-    lines = {rel: n for rel, (_, n) in bench.file_lines(tmp_path / "job").items()}
+    lines = {rel: n for rel, (_, n) in bench.file_lines(tmp_path / "job", to_last_text=True).items()}
     assert bench._ingest_failures(out, lines) == []
 
 
