@@ -22,7 +22,8 @@ import polars as pl
 # MM/DD/YYYY, glog's I1130 04:33:01.716000.
 TS = r"(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?|\d{2}/\d{2}/\d{4} \d{2}:\d{2}:\d{2}|[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+)"
 LEVEL = r"\b(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\b"
-RANK = r"(?:\[default(\d+)\]:|^(\d+): |\[[Rr]ank ?(\d+)\]|\brank[ =](\d+))"
+# A rank: a launcher prefix (`[default3]:`, `3: `, `[rank3]:`) or `rank 3` / `rank=3` near the head.
+RANK = r"(?:\[default(?P<a>\d+)\]:|^(?P<b>\d+): |\[[Rr]ank ?(?P<c>\d+)\]|\brank[ =](?P<d>\d+))"
 
 
 def scan(path: Path, rel: str) -> pl.LazyFrame:
@@ -46,7 +47,9 @@ def parse(job: Path, out: Path) -> int:
     frame = pl.concat([scan(p, str(p.relative_to(job))) for p in files], how="vertical")
     line = pl.col("line")
     head = line.str.slice(0, 64)
-    rank = pl.coalesce(*(line.str.extract(RANK, i) for i in (1, 2, 3, 4))).cast(pl.Int32, strict=False)
+    # one pass of one regex over each line's head; the alternative that matched fills its group
+    groups = head.str.extract_groups(RANK)
+    rank = pl.coalesce(*(groups.struct.field(g) for g in "abcd")).cast(pl.Int32, strict=False)
     frame = frame.with_columns(
         head.str.extract(TS, 1).alias("ts_text"),
         head.str.extract(LEVEL, 1).alias("level"),
