@@ -307,11 +307,11 @@ def ensure_job(out_dir: Path, params: JobParams, kind: str = "synthetic") -> Pat
         generate_job(job, ranks=params.ranks, nodes=params.nodes, size=params.size,
                      scenario=params.scenario, skew=params.skew, seed=params.seed)
     else:
-        import realmix
-
-        manifest = realmix.generate(job, size=params.size, ranks=params.ranks, nodes=params.nodes,
-                                    seed=params.seed)
-        (out_dir / f"{name}.manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+        # in a child process: the generator's memory must not stay in the bench's own,
+        # which every timed command is forked from
+        subprocess.run([sys.executable, str(BENCH_DIR / "realmix.py"), str(job), "--size", str(params.size),
+                        "--ranks", str(params.ranks), "--nodes", str(params.nodes), "--seed", str(params.seed)],
+                       check=True, stdout=subprocess.DEVNULL)
     print(f"generated {job} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     stamp.write_text(json.dumps(wanted) + "\n")
     return job
@@ -443,8 +443,10 @@ def timed(name: str, argv: list[str], *, shell: bool = False) -> Run:
     run.seconds = time.perf_counter() - started
     run.returncode = os.waitstatus_to_exitcode(status)
     proc.returncode = run.returncode
-    # the child's own peak too: a process too short-lived for the sampler still counts
-    run.peak_rss_bytes = max(rss.peak, usage.ru_maxrss * 1024)  # kilobytes on Linux
+    # ru_maxrss only for a child too short-lived for the sampler: a forked child starts
+    # with its parent's resident set as its high-water mark (a bench that generated a
+    # job in-process made `cat` look 1.2 GB), so it is no measure of the command itself
+    run.peak_rss_bytes = rss.peak or usage.ru_maxrss * 1024  # kilobytes on Linux
     # wait4 counts the child and the descendants reaped below it exactly; a worker left
     # unreaped on the way out (ingest does not wait for its pool) only in the samples
     run.cpu_seconds = max(usage.ru_utime + usage.ru_stime, sum(rss.cpu.values()))
