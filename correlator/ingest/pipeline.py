@@ -13,7 +13,10 @@ applied afterwards without holding the timeline in memory:
 2. **Per job** (DuckDB over the side files only): what facts learned anywhere in
    the job change (``correlator/ingest/attribute.sql``): NCCL pid->rank, torchrun
    tables, one-rank-per-file, node names, the year of year-less stamps. Only the
-   parts with such changes are rewritten (in the workers); the timeline file is
+   parts with such changes are rewritten (in the workers); what stage 1 can answer
+   exactly for one file (a file whose path and lines name no node takes the one host
+   its own lines name: ``_file_host``) it writes at once, so that a flat folder of
+   rank files costs no rewrite. The timeline file is
    then every part's row groups copied as they are under one footer
    (``correlator/ingest/parquet_concat.py``), so no value is encoded twice.
 """
