@@ -742,3 +742,45 @@ def test_blank_messages_are_found_as_stripping_every_one_would(texts):
     unknown = pl.Series([i % 3 == 0 for i in range(len(texts))], dtype=pl.Boolean)
     codes = codes.scatter(unknown.arg_true(), None) if len(texts) else codes
     assert _not_blank(s, shapes, codes).to_list() == expected
+
+
+def test_flat_rank_files_get_the_host_their_lines_name_without_a_rewrite(tmp_path, monkeypatch):
+    """Rank files in one folder: the path names no node, each file's NCCL lines name
+    one host. Stage 1 writes that host (stage 2's answer for such a file) so that no
+    part is rewritten for it; a part rewritten for another reason (a year-less stamp
+    moved to the job's year) keeps it; a file whose lines name two hosts is left to
+    stage 2."""
+    import correlator.ingest.pipeline as ingest_mod
+
+    def nccl(host: str, pid: int) -> str:
+        return (f"{host}:{pid}:{pid + 1} [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+                f"{host}.cluster.local:{pid}:{pid + 1} [0] NCCL INFO Connected all rings\n")
+
+    step = "2024-05-01 12:00:00,000 - INFO - __main__ - step 1 loss 2.0\n"
+    _write(tmp_path / "job" / "rank0.log", (step + nccl("gpu-a", 100)).encode())
+    _write(tmp_path / "job" / "rank1.log", (step + nccl("gpu-b", 200)).encode())
+    _write(tmp_path / "job" / "rank2.log", (step + nccl("gpu-c", 300) + nccl("gpu-d", 301)).encode())
+    _write(tmp_path / "job" / "rank3.log", (step + nccl("localhost", 400)).encode())  # names no machine
+    # glog stamps carry no year: stage 2 moves them to 2024, so this part is rewritten
+    _write(tmp_path / "job" / "rank4.log", ("I0501 12:00:00.000000 500 train.py:10] step 1\n"
+                                             + nccl("gpu-e", 500)).encode())
+    monkeypatch.setattr(ingest_mod, "_SMALL_FILE_BYTES", 0)  # each file read alone, as a big one is
+    rewritten: list[str] = []
+    real = ingest_mod._attribute_part
+    monkeypatch.setattr(ingest_mod, "_attribute_part", lambda path, *a: (rewritten.append(path), real(path, *a)))
+    con = _timeline(tmp_path / "job", tmp_path, workers=1)
+    nodes = dict(con.execute("SELECT file, list(DISTINCT node) FROM events GROUP BY file").fetchall())
+    assert nodes == {"rank0.log": ["gpu-a"], "rank1.log": ["gpu-b"], "rank2.log": [None], "rank3.log": [None],
+                     "rank4.log": ["gpu-e"]}
+    assert con.execute("SELECT DISTINCT year(ts) FROM events WHERE file = 'rank4.log' AND ts IS NOT NULL"
+                       ).fetchall() == [(2024,)]
+    assert [Path(p).name for p in rewritten] == ["part-000004.parquet"]
+    assert ingest_mod._file_host(pl_frame(["gpu-c", "gpu-d"])) is None
+    assert ingest_mod._file_host(pl_frame(["gpu-a", "gpu-a.x.y", "localhost", "127.0.0.1", None])) == "gpu-a"
+
+
+def pl_frame(hosts: list[str | None]):
+    import polars as pl
+
+    return pl.DataFrame({"node": [None] * len(hosts), "host_attr": hosts, "source": ["nccl"] * len(hosts)},
+                        schema={"node": pl.Utf8, "host_attr": pl.Utf8, "source": pl.Utf8})

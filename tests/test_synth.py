@@ -7,7 +7,6 @@ docs/formats (file and section named at each one), not from synth's code.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import random
 import re
@@ -16,7 +15,6 @@ import sys
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -643,142 +641,3 @@ def test_module_runs_as_script() -> None:
         check=False,
     )
     assert done.returncode == 0 and "--scenario" in done.stdout
-
-
-# --------------------------------------------------------------------------- bench/run_bench.py
-
-
-def load_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("run_bench", ROOT / "bench" / "run_bench.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["run_bench"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-FAKE_CLI = """
-import sys, time
-args = sys.argv[1:]
-if args[0] == "ingest":
-    ballast = bytearray(30_000_000)  # a measurable RSS
-    time.sleep(0.05)
-    open(args[args.index("--out") + 1], "wb").write(b"PAR1")
-    sys.exit(0)
-print("Error: No such command 'analyze'.", file=sys.stderr)
-sys.exit(2)
-"""
-
-
-def test_bench_arguments() -> None:
-    bench = load_bench()
-    a = bench.parse_args([])
-    assert (a.size, a.ranks, a.nodes, a.keep) == (1_000_000_000, 64, 8, False)
-    a = bench.parse_args(["--size", "500MB", "--ranks", "16", "--keep", "--cli", "python -m x"])
-    assert (a.size, a.ranks, a.keep) == (500_000_000, 16, True)
-    assert bench.cli_command(a.cli) == ["python", "-m", "x"]
-    with pytest.raises(SystemExit):
-        bench.parse_args(["--size", "huge"])
-
-
-def test_bench_report_pass_and_fail() -> None:
-    bench = load_bench()
-    params = bench.JobParams(1_000_000_000, 64, 8, "oom-cascade", "30s", 0)
-    report = bench.Report(1_000_000_000, 90, 8_000_000, params, failures=[])
-    report.runs["ingest"] = bench.Run(
-        "ingest", ["x"], seconds=5.0, returncode=0, peak_rss_bytes=900 * 2**20
-    )
-    report.runs["analyze"] = bench.Run(
-        "analyze", ["x"], skipped="the CLI has no `analyze` command yet"
-    )
-    text = bench.format_report(report)
-    assert "200.0 MB/s" in text and "1,600,000 lines/s" in text
-    assert text.count("PASS") == 4 and "FAIL" not in text
-    assert "analyze : skipped" in text and "lnav    : not run" in text
-    assert report.passed()
-    # fast, but a batch was kept as raw lines: an internal error, not a pass
-    report.failures = ["gpu-node-00/rank003.log: could not parse lines 1-500: KeyError('x')"]
-    text = bench.format_report(report)
-    assert text.count("FAIL") == 1 and "1 failures" in text and "failed: gpu-node-00/rank003.log" in text
-    assert not report.passed()
-    report.failures = []
-    report.runs["ingest"] = bench.Run(
-        "ingest", ["x"], seconds=20.0, returncode=0, peak_rss_bytes=3 * 2**30
-    )
-    text = bench.format_report(report)
-    assert text.count("FAIL") == 3 and not report.passed()
-    report.runs["ingest"] = bench.Run(
-        "ingest", ["x"], seconds=0.1, returncode=2, stderr="Error: boom\n"
-    )
-    text = bench.format_report(report)
-    assert "FAILED (exit 2): Error: boom" in text and not report.passed()
-
-
-def test_bench_analyze_target_counts_when_analyze_ran() -> None:
-    bench = load_bench()
-    params = bench.JobParams(1_000_000_000, 64, 8, "oom-cascade", "30s", 0)
-    report = bench.Report(1_000_000_000, 90, 8_000_000, params, failures=[])
-    report.runs["ingest"] = bench.Run("ingest", ["x"], seconds=5.0, returncode=0, peak_rss_bytes=2**28)
-    # analyze exits 1 on a failed job: that is a verdict, not an error
-    report.runs["analyze"] = bench.Run("analyze", ["x"], seconds=12.0, returncode=1, ok_codes=(0, 1, 3))
-    report.runs["analysis"] = bench.Run("analysis", ["x"], seconds=4.0, returncode=1, ok_codes=(0, 1, 3))
-    text = bench.format_report(report)
-    assert "analyze end to end < 15 s" in text and "12.0 s" in text and text.count("PASS") == 5
-    assert "analysis:" in text and report.passed()
-    report.runs["analyze"] = bench.Run("analyze", ["x"], seconds=40.0, returncode=1, ok_codes=(0, 1, 3))
-    assert not report.passed() and bench.format_report(report).count("FAIL") == 1
-
-
-def test_bench_end_to_end_with_fake_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    bench = load_bench()
-    fake = tmp_path / "fake_correlator.py"
-    fake.write_text(FAKE_CLI)
-    out = tmp_path / "out"
-    args = [
-        "--size",
-        "300KB",
-        "--ranks",
-        "4",
-        "--nodes",
-        "2",
-        "--out-dir",
-        str(out),
-        "--no-lnav",
-        "--cli",
-        f"{sys.executable} {fake}",
-        "--json",
-        str(tmp_path / "figures.json"),
-        "--keep",
-    ]
-    bench.main(args)
-    printed = capsys.readouterr()
-    assert "analyze : skipped (the CLI has no `analyze` command yet)" in printed.out
-    assert re.search(r"ingest  : +[\d.]+ s", printed.out)
-    assert "peak RSS < 2 GB" in printed.out
-    assert re.search(r"every line parsed +not read +FAIL", printed.out)  # the fake's file is no timeline
-    figures = json.loads((tmp_path / "figures.json").read_text())
-    assert figures["runs"]["ingest"]["returncode"] == 0
-    assert figures["runs"]["ingest"]["peak_rss_bytes"] > 25_000_000  # the fake's own ballast
-    assert figures["lines"] > 1000 and abs(figures["input_bytes"] - 300_000) < 30_000
-    assert (out / "job.parquet").read_bytes() == b"PAR1"
-    bench.main(args)  # same parameters: the kept job is reused, not regenerated
-    assert "reusing" in capsys.readouterr().err
-    bench.main(args[:-1])  # without --keep everything is cleaned up afterwards
-    assert not (out / "job").exists() and not (out / "job.parquet").exists()
-
-
-def test_bench_reads_ingest_failures_from_the_timeline(tmp_path: Path) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    bench = load_bench()
-    problems = [
-        {"file": "truth.json", "line": None, "what": "excluded by pattern 'truth.json'", "action": "not read"},
-        {"file": "r3.log", "line": 1, "what": "could not parse lines 1-9: KeyError('x')", "action": "kept as raw lines"},
-    ]
-    path = tmp_path / "t.parquet"
-    table = pa.table({"n": [1]}).replace_schema_metadata({"correlator.problems": json.dumps(problems)})
-    pq.write_table(table, path)
-    assert bench._ingest_failures(path) == ["r3.log: could not parse lines 1-9: KeyError('x')"]
-    path.write_bytes(b"PAR1")
-    assert bench._ingest_failures(path) is None

@@ -385,7 +385,8 @@ LEFT JOIN rank_host rh ON rh.rank = f.final_rank;
 -- The parts (stage-1 files) whose events this changes: a rank or node decided here,
 -- a year-less stamp moved to the job's year, a launcher line given its child's rank.
 -- ingest.py rewrites those with combo_final, job_year and child_rank_lines; every
--- other part is final as written.
+-- other part is final as written. A part stage 1 already wrote with the node this
+-- decides (filled_node: a file whose own lines name one host) is not stale for it.
 CREATE TEMP TABLE stale_parts AS
 SELECT DISTINCT s.part_index
 FROM part_summary s
@@ -393,7 +394,7 @@ JOIN combo_final c
   ON c.file = s.file AND c.rank IS NOT DISTINCT FROM s.rank
  AND c.local_rank IS NOT DISTINCT FROM s.local_rank AND c.pid IS NOT DISTINCT FROM s.pid
  AND c.node IS NOT DISTINCT FROM s.node AND c.host_attr IS NOT DISTINCT FROM s.host_attr
-WHERE c.final_rank IS DISTINCT FROM s.rank OR c.final_node IS DISTINCT FROM s.node
+WHERE c.final_rank IS DISTINCT FROM s.rank OR c.final_node IS DISTINCT FROM coalesce(s.filled_node, s.node)
    OR s.ts_year <> (SELECT y FROM job_year)
 UNION
 SELECT DISTINCT s.part_index FROM part_summary s WHERE s.file IN (SELECT file FROM child_rank_lines);

@@ -248,6 +248,12 @@ def fold(
         # rows of multi-line events: continuations and the lines they continue
         (pl.col("_cont") | within(pl.col("_cont").shift(-1)).fill_null(False)).alias("_multi"),
     )
+    if df.get_column("_aside").any():
+        # an event that goes on after an aside (a bar redrawn inside a traceback): the
+        # line before the aside is no continuation's neighbour, yet its event has
+        # several lines; every row of an event that holds a continuation is then one
+        # (a window per event, paid only where asides are)
+        df = df.with_columns(pl.col("_cont").any().over("stream", "_eid").alias("_multi"))
     # One row per event, at its first line (so in file order, with no sort): a line
     # that continues nothing, or a stream's first line. An event's first line is
     # also its group's first row below, which gives it the carried columns.
