@@ -14,7 +14,7 @@ PATTERNS = (
         triggers=("loss",),
         regex=(
             r"(?i)\b(?:step|iter(?:ation)?|it)\b\s*[=:]?\s*(?P<step>\d+)"
-            r"(?:/\d+)?[^\n]*?\bloss\b\s*[=:]?\s*(?P<loss>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?))"
+            r"(?:/(?P<total>\d+))?[^\n]*?\bloss\b\s*[=:]?\s*(?P<loss>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?))"
         ),
         examples=("2024-05-01 12:00:00,123 - INFO - __main__ - step 120 loss 2.345 lr 1e-4",),
     ),
@@ -72,12 +72,12 @@ PATTERNS = (
     Pattern(
         "app.run_completed",
         triggers=("Training completed", "Training finished", "training finished", "Training complete",
-                  "training complete", "'train_runtime'", "Trainer.fit` stopped:", " passed", "***** train metrics *****", "inished training",
+                  "training complete", "Training done", "training done", "'train_runtime'", "Trainer.fit` stopped:", " passed", "***** train metrics *****", "inished training",
                   "early stopping"),
         # also Lightning's end of fit ("`Trainer.fit` stopped: `max_epochs=3` reached."), the
         # Trainer's final metrics block, and a test run's summary with nothing failed
         regex=(
-            r"(?i)\btraining (?:completed|complete|finished)\b|\bfinished training\b|'train_runtime'"
+            r"(?i)\btraining (?:completed|complete|finished|done)\b|\bfinished training\b|'train_runtime'"
             r"|^Epoch \d+: early stopping$"
             r"|`Trainer\.fit` stopped: `max_(?:epochs|steps|time)=[^`]*` reached"
             r"|^\*{5} train metrics \*{5}$"
@@ -87,6 +87,7 @@ PATTERNS = (
         examples=(
             "11/30/2026 04:34:43 - INFO - train - Training completed. 30 steps in 2.0 s",
             "Training completed. Do not forget to share your model on huggingface.co/models =)",
+            "2026-12-05 13:30:31,465 | INFO    | rank 0 | training done",
             "{'train_runtime': 132.4, 'train_samples_per_second': 24.2, 'train_steps_per_second': 3.0, 'train_loss': 1.9, 'epoch': 3.0}",
             "`Trainer.fit` stopped: `max_epochs=3` reached.",
             "INFO:sleap.nn.training:Finished training loop. [15.9 min]",

@@ -571,3 +571,102 @@ def test_the_story_of_a_lone_paste_does_not_claim_only_echoes(tmp_path):
     assert lone.initiating.kind == "unknown" and lone.root_cause is not None
     story = render(lone)
     assert "only echoes" not in story and "Initiating: unknown (the logs do not say" in story
+
+
+# ---- a log record printed with its exception (logger.exception, exc_info=True) -------------
+
+def _record_with_traceback(stamp: str, level: str, note: str, exc_line: str) -> str:
+    return (f"{stamp} {level} [worker] {note}\n"
+            "Traceback (most recent call last):\n"
+            '  File "/srv/fit/loop.py", line 212, in run_epoch\n'
+            "    writer.flush_to(path)\n"
+            f"{exc_line}\n")
+
+
+@pytest.mark.parametrize(("level", "exc_line", "category"), [
+    ("CRITICAL", "OSError: [Errno 30] Read-only file system: '/ckpt/step_40.pt'", "storage_io"),
+    ("ERROR", "UnicodeDecodeError: 'utf-8' codec can't decode byte 0xff in position 12: invalid start byte",
+     "data_error"),
+])
+def test_a_record_with_its_traceback_is_the_exception_it_carries(tmp_path, level, exc_line, category):
+    steps = "".join(f"2026-03-02 11:00:0{i},100 INFO [worker] step {i} loss 0.{9 - i}\n" for i in range(1, 4))
+    log = steps + _record_with_traceback("2026-03-02 11:00:04,250", level, "fatal error, shutting down", exc_line)
+    v = verdict(tmp_path, {"worker3.log": log})
+    assert v.status == "failed"
+    assert v.root_cause.category == category
+    # one event: the record's line and stamp, the exception's text
+    ev = v.root_cause.evidence
+    assert ev.line_no == 4 and exc_line.split(":")[0] in ev.text and not ev.ts_estimated
+
+
+def test_a_traceback_logged_at_warning_is_a_caught_error_not_a_failure(tmp_path):
+    log = (_record_with_traceback("2026-03-02 11:00:04,250", "WARNING", "upload failed, retry 1 of 5",
+                                  "ConnectionResetError: [Errno 104] Connection reset by peer")
+           + "".join(f"2026-03-02 11:00:0{i},100 INFO [worker] step {i} loss 0.{9 - i}\n" for i in range(5, 8)))
+    v = verdict(tmp_path, {"worker0.log": log})
+    assert v.status == "healthy"
+
+
+# ---- what the job did after: a completion that every rank reached --------------------------
+
+def test_an_echo_its_own_stream_completed_after_names_no_culprit(tmp_path):
+    """A caught ConnectionResetError on rank 1, then every rank says it is done."""
+    lines = []
+    for i in range(1, 4):
+        lines += [f"[r0] 2026-03-02 11:00:0{i},000 | rank 0 | step {i}/3 loss 1.{i}",
+                  f"[r1] 2026-03-02 11:00:0{i},100 | rank 1 | eval {i} ok"]
+    rec = _record_with_traceback("2026-03-02 11:00:02,500", "WARNING", "retrying shard fetch",
+                                 "ConnectionResetError: [Errno 104] Connection reset by peer")
+    lines[3:3] = ["[r1] " + ln for ln in rec.splitlines()]
+    lines += ["[r1] 2026-03-02 11:00:04,000 | rank 1 | Training finished",
+              "[r0] 2026-03-02 11:00:04,100 | rank 0 | Training finished"]
+    v = verdict(tmp_path, {"console.log": "\n".join(lines) + "\n"})
+    assert v.status == "healthy"
+
+
+def test_a_failed_attempt_is_recovered_when_every_rank_completes_the_next(tmp_path):
+    def rank_file(rank: int, t0: int, body: str) -> str:
+        return "".join(f"2026-03-02 11:0{t0}:0{i},000 INFO rank {rank} step {i} loss 0.5\n" for i in range(1, 3)) + body
+
+    crash = ("Traceback (most recent call last):\n"
+             '  File "/srv/fit/data.py", line 40, in shard\n'
+             "    return open(p).read()\n"
+             "FileNotFoundError: [Errno 2] No such file or directory: 'shards/r1/b7.bin'\n")
+    done = "2026-03-02 11:05:09,000 INFO rank {r} training complete\n"
+    files = {
+        "logs/job/attempt_0/0/stderr.log": rank_file(0, 1, ""),
+        "logs/job/attempt_0/1/stderr.log": rank_file(1, 1, crash),
+        "logs/job/attempt_1/0/stderr.log": rank_file(0, 5, done.format(r=0)),
+        "logs/job/attempt_1/1/stderr.log": rank_file(1, 5, done.format(r=1)),
+    }
+    assert verdict(tmp_path / "a", files).status == "healthy"
+    # the same crash, and only one rank of the next attempt completes: not recovered
+    files["logs/job/attempt_1/1/stderr.log"] = rank_file(1, 5, "")
+    assert verdict(tmp_path / "b", files).status == "failed"
+
+
+# ---- a run that stopped short of its own stated end ------------------------------------------
+
+def _rank_steps(rank: int, last: int, total: int, start_s: int = 0) -> str:
+    return "".join(f"2026-03-02 11:{(start_s + 2 * i) // 60:02d}:{(start_s + 2 * i) % 60:02d} [rank{rank}] "
+                   f"WARNING slow step\n" * (i == 2)
+                   + f"2026-03-02 11:{(start_s + 2 * i) // 60:02d}:{(start_s + 2 * i) % 60:02d} [rank{rank}] "
+                   f"iter {i}/{total} loss 2.{i % 10}\n" for i in range(1, last + 1))
+
+
+def test_every_rank_stopping_at_once_short_of_the_total_is_an_external_kill(tmp_path):
+    v = verdict(tmp_path, {"rank0.log": _rank_steps(0, 20, 500), "rank1.log": _rank_steps(1, 20, 500)})
+    assert v.status == "failed"
+    assert v.initiating.kind == "external" and v.root_cause.category == "killed_by_scheduler"
+    assert "20 of 500" in v.status_reason
+
+
+def test_stopping_short_at_different_times_or_alone_is_not_called_a_kill(tmp_path):
+    apart = verdict(tmp_path / "a", {"rank0.log": _rank_steps(0, 20, 500),
+                                     "rank1.log": _rank_steps(1, 6, 500)})
+    assert apart.status == "inconclusive"
+    alone = verdict(tmp_path / "b", {"rank0.log": _rank_steps(0, 20, 500)})
+    assert alone.status == "inconclusive"
+    # reaching the total is no stop (and a warning it trained on after stays harmless)
+    full = verdict(tmp_path / "c", {"rank0.log": _rank_steps(0, 20, 20), "rank1.log": _rank_steps(1, 20, 20)})
+    assert full.status == "healthy"

@@ -33,6 +33,7 @@ from correlator.analysis.hypotheses import (
 from correlator.analysis.outcome import phase_of
 from correlator.analysis.rendezvous import late_node
 from correlator.analysis.rulebook import LoadedRule
+from correlator.analysis.stopped import StoppedShort, stopped_short
 from correlator.verdict import (
     ClockOffset,
     Collateral,
@@ -104,6 +105,10 @@ def decide(
     first_dev = candidates[:1]
 
     hyps = hypotheses(con, root_rows, by_id, known_ranks, candidates)
+    recovered_by = con.execute("SELECT epoch(t) FROM job_recovered_by").fetchone()[0]
+    if recovered_by is not None:
+        # the job completed after them (a restart's next attempt): causes of nothing
+        hyps = [h for h in hyps if h.ts is None or h.ts >= recovered_by]
     # an error line before a runtime's warning line: NCCL's WARN is the failure only where
     # nothing reported one as an error (a paste of NCCL's lines alone)
     failures = rows(con, "SELECT * FROM failure_evidence ORDER BY coalesce(level = 'WARNING', false), "
@@ -623,6 +628,10 @@ def _healthy_or_not(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
         verdict.status = "healthy"
         verdict.status_reason = f"the run reports a healthy end at {done[0]['file']}:{done[0]['line_no']}"
         return
+    short = stopped_short(con)
+    if short is not None:
+        _stopped_short(verdict, short)
+        return
     survived = _survived_anomalies(con)
     if survived is not None:
         verdict.status = "healthy"
@@ -635,6 +644,32 @@ def _healthy_or_not(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
     verdict.status_reason = f"no failure and no completion: the logs end {where} with no exit status"
     verdict.missing.append(f"the logs end {where} with neither a failure nor a completion line or exit status: "
                            "collect the scheduler's record of the job (its exit code) or the rest of the log")
+
+
+def _stopped_short(verdict: Verdict, short: StoppedShort) -> None:
+    """Every rank's progress stopped short of its stated total, with no error and no completion."""
+    where = f"at step {short.step} of {short.total}"
+    if not short.together or short.last is None:
+        verdict.status = "inconclusive"
+        verdict.status_reason = f"no failure and no completion: the logs end {where}, short of the run's end"
+        verdict.missing.append(f"the logs end {where} with neither a failure nor a completion line or exit "
+                               "status: collect the scheduler's record of the job (its exit code) or the rest "
+                               "of the log")
+        return
+    verdict.status = "failed"
+    verdict.status_reason = f"every rank stopped at once {where}, with no error and no completion"
+    verdict.initiating = Initiating(kind="external", all_ranks=False, confidence=0.5)
+    verdict.root_cause = RootCause(
+        rule_id=None, category="killed_by_scheduler", title="Stopped from outside: every rank stopped at once mid-run",
+        explanation=(f"the step lines count to {short.total}; every rank's progress stopped {where} within a "
+                     "few step intervals of the others, and no rank printed an error or a completion: one "
+                     "thing stopped every process (a scheduler's or container's kill, a time limit, a "
+                     "timeout wrapper's SIGKILL), which leaves nothing in the workers' logs"),
+        evidence=cite(short.last),
+        basis=["progress stopped short of its stated total on every rank, at once"],
+    )
+    verdict.missing.append("the scheduler's or container runtime's record of the job's end (sacct State and "
+                           "ExitCode, kubectl describe pod, the launcher's exit code, dmesg for the OOM killer)")
 
 
 def _survived_anomalies(con: duckdb.DuckDBPyConnection) -> str | None:

@@ -9,6 +9,39 @@ CREATE OR REPLACE TEMP TABLE inferred (
     line_no BIGINT, line_end BIGINT, message VARCHAR, ts_aligned TIMESTAMPTZ, base DOUBLE, note VARCHAR
 );
 
+-- When the job as a whole completed after all: every known rank said its run
+-- completed (the latest such line of each, the earliest of those), or a launcher saw
+-- its workers succeed. An error before that was recovered from, in whatever file it
+-- sits: torchrun's restart writes the next attempt to attempt_N+1/, a resubmitted job
+-- to a new file.
+CREATE OR REPLACE TEMP TABLE job_recovered_by AS
+WITH per_rank AS (
+    SELECT rank, max(ts_aligned) AS t FROM events
+    WHERE kind = 'app.run_completed' AND rank IN (SELECT rank FROM known_ranks)
+    GROUP BY rank
+)
+SELECT greatest(
+    CASE WHEN (SELECT count(*) FROM known_ranks) > 0
+              AND (SELECT count(t) FROM per_rank) = (SELECT count(*) FROM known_ranks)
+         THEN (SELECT min(t) FROM per_rank) END,
+    (SELECT max(ts_aligned) FROM events WHERE kind = 'torchrun.worker_group_succeeded')
+) AS t;
+
+-- The echoes the inferences read: collateral findings the stream that printed them
+-- did not survive. One its stream trained on after, or said the run completed after
+-- (a retried fetch's reset connection, logged with its traceback), or one before the
+-- job completed after all, waited for nobody that mattered.
+CREATE OR REPLACE TEMP TABLE echoes AS
+SELECT f.* FROM findings f
+WHERE f.role = 'collateral'
+  AND NOT EXISTS (SELECT 1 FROM stream_progress s
+                  WHERE s.file = f.file AND s.rank IS NOT DISTINCT FROM f.printed_by
+                    AND s.last_line > coalesce(f.line_end, f.line_no))
+  AND NOT EXISTS (SELECT 1 FROM events c
+                  WHERE c.kind = 'app.run_completed' AND c.file = f.file
+                    AND c.rank IS NOT DISTINCT FROM f.printed_by AND c.line_no > coalesce(f.line_end, f.line_no))
+  AND NOT coalesce(f.ts_hi < (SELECT t FROM job_recovered_by), false);
+
 -- The waits the peers report (echoes of a wait category: a collective or a store
 -- key that ran out), each with when the wait began: a report that prints how
 -- long it waited (`ran for 1800008 milliseconds`, `Timed out waiting 20000ms`,
@@ -22,17 +55,17 @@ SELECT f.rank, f.printed_by, f.category, f.file, f.line_no, f.ts_aligned,
        f.ts_hi AS latest,
        -- a printed wait is believed up to a week (a longer one is a garbled line)
        f.ts_aligned - to_milliseconds(CASE WHEN w.ms BETWEEN 0 AND 604800000 THEN w.ms ELSE 0 END) AS started
-FROM findings f
+FROM echoes f
 -- the reports' attrs: from the rules' candidate rows (rulebook.create_findings), which
 -- hold every finding a filtered rule made; the events only for any other (a join with
 -- the events' attrs costs a second on a 1 GB job)
 LEFT JOIN (
     SELECT c.file, c.line_no, any_value(c.attrs) AS attrs FROM rule_candidates c
-    SEMI JOIN findings k ON k.file = c.file AND k.line_no = c.line_no AND k.role = 'collateral'
+    SEMI JOIN echoes k ON k.file = c.file AND k.line_no = c.line_no
     GROUP BY ALL
     UNION ALL
     SELECT e.file, e.line_no, any_value(e.attrs) FROM events e
-    SEMI JOIN (SELECT file, line_no FROM findings WHERE role = 'collateral'
+    SEMI JOIN (SELECT file, line_no FROM echoes
                EXCEPT SELECT file, line_no FROM rule_candidates) m ON m.file = e.file AND m.line_no = e.line_no
     GROUP BY ALL
 ) e ON e.file = f.file AND e.line_no = f.line_no
@@ -165,7 +198,7 @@ WITH claims AS (
                 e.message, 'distributed_c10d\.py", line \d+, in (\w+)', 1)), '_', '')),
             'shape': NULL, 'dtype': NULL},
            e.node, e.file, e.line_no, e.line_end, e.message, e.ts_aligned
-    FROM findings f JOIN events e ON e.file = f.file AND e.line_no = f.line_no
+    FROM echoes f JOIN events e ON e.file = f.file AND e.line_no = f.line_no
     WHERE f.role = 'collateral' AND f.category = 'nccl_timeout_hang' AND f.printed_by IS NOT NULL
       AND e.message LIKE '%distributed_c10d.py", line%'
     UNION ALL
@@ -262,7 +295,7 @@ WHERE (SELECT count(*) FROM tie) = 2;
 -- root-cause finding of its own is left to that finding.
 INSERT INTO inferred
 WITH echoing AS (
-    SELECT DISTINCT printed_by AS rank FROM findings
+    SELECT DISTINCT printed_by AS rank FROM echoes
     WHERE role = 'collateral' AND printed_by IS NOT NULL
 ),
 odd AS (
@@ -346,7 +379,7 @@ LEFT JOIN said m ON m.file = l.k.file AND m.line_no = l.k.line_no;
 -- the store key they waited on), or the one rank among them that reports no echo.
 CREATE OR REPLACE TEMP TABLE awaited_ranks AS
 WITH echoing AS (
-    SELECT DISTINCT printed_by AS rank FROM findings WHERE role = 'collateral' AND printed_by IS NOT NULL
+    SELECT DISTINCT printed_by AS rank FROM echoes WHERE role = 'collateral' AND printed_by IS NOT NULL
 ),
 named_by_peers AS (
     SELECT DISTINCT rank FROM findings

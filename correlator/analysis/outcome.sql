@@ -19,6 +19,8 @@ SELECT file, max(line_no) AS last_line, max(ts_aligned) AS last_ts
 FROM completion_evidence WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded')
 GROUP BY file;
 
+-- (job_recovered_by, when the job as a whole completed after all: inferences.sql)
+
 -- The same per stream (file and rank): what one rank printed after it said it completed
 -- is its own teardown; a console holding every rank's lines has one stream per rank.
 CREATE OR REPLACE TEMP TABLE stream_completion AS
@@ -53,19 +55,30 @@ WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'p
   -- last stamp, minutes early): trained on after its interval's end (copies.sql)
   AND NOT coalesce(p.t > CASE WHEN e.ts_estimated THEN sb.ts_hi ELSE e.ts_aligned END + INTERVAL 5 SECOND, false)
   AND NOT coalesce(c.last_line > coalesce(e.line_end, e.line_no), false)
+  -- (an estimated stamp at its stream's end has no upper bound but the stamp it inherits)
+  AND NOT coalesce(CASE WHEN e.ts_estimated THEN coalesce(sb.ts_hi, e.ts_aligned) ELSE e.ts_aligned END
+                   < (SELECT t FROM job_recovered_by), false)
   -- a warning after its stream said the run completed is the teardown's (NCCL's proxy
   -- thread and the network plugin complain as the process exits)
   AND NOT (e.level = 'WARNING' AND EXISTS (
       SELECT 1 FROM stream_completion sc
       WHERE sc.file = e.file AND sc.rank IS NOT DISTINCT FROM e.rank AND sc.last_line < e.line_no));
 
--- Echoes a stream trained on after (a retried connection that then worked) are
--- no echo of a failure.
+-- Echoes a stream trained on after (a retried connection that then worked), or
+-- that its stream said the run completed after, are no echo of a failure.
 CREATE OR REPLACE TEMP TABLE survived_findings AS
 SELECT DISTINCT f.file, f.line_no
 FROM findings f
 JOIN stream_progress s ON s.file = f.file AND s.rank IS NOT DISTINCT FROM f.printed_by
 WHERE f.role = 'collateral' AND s.last_line > coalesce(f.line_end, f.line_no)
+UNION
+SELECT DISTINCT f.file, f.line_no
+FROM findings f
+JOIN stream_completion c ON c.file = f.file AND c.rank IS NOT DISTINCT FROM f.printed_by
+WHERE f.role = 'collateral' AND c.last_line > coalesce(f.line_end, f.line_no)
+UNION
+SELECT f.file, f.line_no FROM findings f
+WHERE f.role = 'collateral' AND f.ts_hi < (SELECT t FROM job_recovered_by)
 UNION
 -- a lost peer after its stream said the run completed is the teardown (a transport
 -- closing as the processes exit), not a failure; a wait that timed out there is a hang

@@ -781,9 +781,29 @@ def _fallback_levels(ev: pl.DataFrame) -> pl.Series:
     return level.scatter(idx, words.replace_strict(LEVEL_WORDS, default=None, return_dtype=pl.Utf8))
 
 
+def _record_levels(ev: pl.DataFrame) -> pl.Series:
+    """A log record printed with its exception (``logger.exception``, ``exc_info=True``;
+    one event, ``correlator.ingest.fold``) has the record's level, not the traceback
+    pattern's: a traceback logged at WARNING is an exception the program caught and
+    went on after (a retried fetch), one logged at CRITICAL is its last word."""
+    level = ev.get_column("level")
+    msg = ev.get_column("message")
+    idx = (msg.str.contains("\nTraceback (most recent call last):", literal=True)
+           & ev.get_column("ts").is_not_null()).arg_true()
+    if idx.len() == 0:
+        return level
+    words = pl.DataFrame({"m": msg.gather(idx), "l": level.gather(idx)}).select(pl.coalesce(
+        pl.col("m").str.split_exact("\n", 1).struct.field("field_0").str.extract(_LEVEL_NEAR_START, 1)
+        .replace_strict(LEVEL_WORDS, default=None, return_dtype=pl.Utf8),
+        pl.col("l"),
+    )).to_series()
+    return level.scatter(idx, words)
+
+
 def _defaults(ev: pl.DataFrame) -> pl.DataFrame:
     has_rank = pl.col("rank").is_not_null() | pl.col("local_rank").is_not_null()
     ev = ev.with_columns(_fallback_levels(ev).alias("level"))
+    ev = ev.with_columns(_record_levels(ev).alias("level"))
     ev = ev.with_columns(
         *[pl.coalesce(pl.col(c), pl.col(f"fill_{c}")).alias(c) for c in FILL_COLUMNS],
         pl.coalesce(pl.col("ts"), pl.from_epoch(pl.col("epoch_s"), time_unit="s").dt.replace_time_zone("UTC").dt.cast_time_unit("us")).alias("ts"),

@@ -69,6 +69,11 @@ _EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fa
 # prints its type alone; the message is the next line, unindented.
 _BARE_EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Failure):\s*$"
 
+# A log record that may carry its exception below it: Python's logging prints
+# ``logger.exception(msg)`` / ``exc_info=True`` as the formatted record, then the
+# traceback, as one record. A level word among the line's first fields.
+_RECORD_WITH_EXC_INFO = r"^\S?[^\n]{0,80}?\b(?:ERROR|CRITICAL|FATAL|WARNING|EXCEPTION)\b"
+
 # A traceback's frame line; one that follows neither an indented line nor a line
 # ending in ":" (a header: "Traceback ...:", "Thread 0x... (most recent call first):")
 # starts a traceback whose header was cut off (a paste that began below it).
@@ -97,6 +102,7 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         t.str.contains(_CONTINUATION_SHAPES).alias("shapes"),
         (t.is_in(list(_CHAIN_MARKERS)) | t.str.contains(_SPAWN_CHILD_HEADER)).alias("chain"),
         t.str.starts_with("Traceback (most recent call last):").alias("tb_start"),
+        t.str.contains(_RECORD_WITH_EXC_INFO).alias("record_head"),
         t.str.starts_with("Original Traceback (most recent call last):").alias("orig_tb"),
         t.str.contains(_BLOCK_OPENERS).alias("opener_line"),
         t.str.starts_with("PyTorch version: ").alias("torch_version"),
@@ -145,6 +151,9 @@ def continuation_flags(
     bar_after_chain = pl.col("bar") & prev(chain)
     after_chain = prev(chain) | ((prev(blank) | prev(bar_after_chain)) & prev(prev(chain)))
     tb_chained = tb_start & after_chain
+    # the traceback of a log record's exc_info: the record and its traceback are one
+    # event (the record's stamp and level, the exception's meaning)
+    tb_of_record = tb_start & prev(pl.col("record_head") & pl.col("ts").is_not_null()).fill_null(False)
     headless = (
         pl.col("frame") & ~prev(indented).fill_null(False) & ~prev(pl.col("opens")).fill_null(False)
         & ~after_chain.fill_null(False)
@@ -164,7 +173,7 @@ def continuation_flags(
     # "Original Traceback (most recent call last):" and the worker's frames)
     reraised = pl.col("orig_tb") & prev(pl.col("exc_line")).fill_null(False)
     message_below = prev(pl.col("bare_exc")).fill_null(False) & ~blank & pl.col("ts").is_null()
-    cont = ((blank | indented | pl.col("shapes") | tb_chained | bar_after_chain | (block & ~opener)).fill_null(False)
+    cont = ((blank | indented | pl.col("shapes") | tb_chained | tb_of_record | bar_after_chain | (block & ~opener)).fill_null(False)
             & ~headless | reraised.fill_null(False) | message_below)
     flags = df.select(
         cont.alias("cont"),
