@@ -137,19 +137,23 @@ PATTERNS = (
     # progress bar's postfix ("loss=0.412]") is the bar's, which redraws as a run unwinds
     Pattern(
         "app.loss_record",
-        triggers=("loss: ", "Loss: "),
+        triggers=("loss: ", "Loss: ", "loss_", "Loss_"),
         regex=(
             r"(?:\bgrad_norm: (?P<grad_norm>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?))[^\n]*?)?"
-            r"(?:^|[\s,|])[Ll]oss: (?P<loss>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?))(?:[\s,|]|$)"
+            # a loss under its part's name (loss_net, loss_total) is the run's loss too, the
+            # fp16 scaler's loss_scale is not (spelt out: the regex engine has no lookahead)
+            r"(?:^|[\s,|])[Ll]oss(?:_(?:[A-Za-rt-z]|s[A-Za-bd-z0-9_])\w*)?: (?P<loss>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?))(?:[\s,|]|$)"
         ),
         examples=(
             "grad_norm: 638.4964  loss: 626.2026  loss_cls: 143.0205  loss_bbox: 243.8403  loss_dfl: 239.3417",
             "32/32 [==============================] - 1s 2ms/step - loss: 0.3142 - accuracy: 0.9062",
             "train Loss: 2.7186 Acc: 0.4082",
+            "07:12:40: train iter: 300 loss_total: 1.0213 scale: 4096.0000 grad: 3.1127",
         ),
         near_misses=(
             "Epoch 3: 45%|████▌     | 450/1000 [10:01<12:15,  1.34s/it, loss=0.412]",
             "val_loss: 0.71 - val_accuracy: 0.88",
+            "iter 40 loss_scale: 65536.0000 lr: 0.0001",
         ),
     ),
     Pattern(

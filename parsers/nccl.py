@@ -48,13 +48,16 @@ PATTERNS = (
         triggers=("- Init COMPLETE", "- Init START"),
         regex=(
             r"comm (?P<comm>0x[0-9a-fA-F.]+) rank (?P<comm_rank>\d+) nranks (?P<nranks>\d+)"
-            r" cudaDev (?P<cuda_dev>\d+)(?: nvmlDev \d+)? busId (?P<bus_id>[0-9a-fA-FX]+)"
+            # NCCL 2.4 printed no busId here
+            r" cudaDev (?P<cuda_dev>\d+)(?: nvmlDev \d+)?(?: busId (?P<bus_id>[0-9a-fA-FX]+))?"
             r"(?: commId (?P<comm_id>0x[0-9a-fA-F.]+))? - Init (?P<phase>START|COMPLETE)"
         ),
         source=SOURCE,
         examples=(
             "A03-R28-I49-3-9000018:193027:193119 [7] NCCL INFO comm 0x7fdf08000d00 rank 15 nranks 16 cudaDev 7 busId e7000 - Init COMPLETE",
             "kolyoz2:25146:25827 [0] NCCL INFO ncclCommInitRank comm 0x559d5aa8ca00 rank 4 nranks 8 cudaDev 0 nvmlDev 0 busId 42000 commId 0x996ee6f117cb8e1e - Init START",
+            # horovod/horovod#1122 (NCCL 2.4, under mpirun's [1,5]<stdout>: prefix)
+            "mlc-cluster-23:3072:3085 [2] NCCL INFO comm 0x7f102434d0c0 rank 5 nranks 6 cudaDev 2 nvmlDev 2 - Init COMPLETE",
         ),
     ),
     Pattern(

@@ -60,6 +60,20 @@ PATTERNS = (
         ),
         near_misses=("AssertionError: `x` failed", "assert `len(x) > 0` failed in my_check()"),
     ),
+    # A native allocator giving up before the process aborts: Rust's standard library
+    # (the tokenizers, safetensors and polars extensions) prints this and calls abort();
+    # C++'s std::bad_alloc says "terminate called after throwing an instance of 'std::bad_alloc'"
+    Pattern(
+        "process.allocation_failed",
+        triggers=("memory allocation of ", "std::bad_alloc"),
+        regex=r"memory allocation of (?P<alloc_bytes>\d+) bytes failed|instance of 'std::bad_alloc'",
+        level="ERROR",
+        examples=(
+            "memory allocation of 4194304 bytes failed",
+            "terminate called after throwing an instance of 'std::bad_alloc'",
+        ),
+        near_misses=("memory allocation of 4194304 bytes succeeded after retry",),
+    ),
     Pattern(
         "process.nonzero_exit",
         triggers=("exited with code", "exit code", "exit status", "non-zero exit status"),

@@ -670,3 +670,41 @@ def test_stopping_short_at_different_times_or_alone_is_not_called_a_kill(tmp_pat
     # reaching the total is no stop (and a warning it trained on after stays harmless)
     full = verdict(tmp_path / "c", {"rank0.log": _rank_steps(0, 20, 20), "rank1.log": _rank_steps(1, 20, 20)})
     assert full.status == "healthy"
+
+
+# ---- heldout6's causes, on text of their own --------------------------------------------------
+
+def test_a_loss_under_its_parts_name_that_turns_nan_is_divergence_but_the_loss_scale_is_no_loss(tmp_path):
+    rec = "10:0{m}:00: it {i} loss_total: {x} loss_scale: 4096.0 grad: 2.1\n"
+    log = "".join(rec.format(m=i, i=i * 50, x=x) for i, x in enumerate(["1.31", "0.97", "nan", "nan"]))
+    v = verdict(tmp_path, {"fit.log": log})
+    assert v.status == "failed" and v.root_cause.category == "nan_divergence"
+    assert "loss_total: nan" in v.root_cause.evidence.text
+    scale_only = "".join(f"10:0{i}:00: it {i} loss_scale: nan lr: 0.1\n" for i in range(4))
+    assert verdict(tmp_path / "s", {"fit.log": scale_only}).root_cause is None
+
+
+def test_a_native_allocator_giving_up_is_out_of_memory(tmp_path):
+    log = ("[2025-01-09 08:00:01,000] [INFO] [launch.py:250:main] dist_world_size=4\n"
+           "memory allocation of 8388608 bytes failed\n"
+           "[2025-01-09 08:03:11,512] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 9001\n")
+    v = verdict(tmp_path, {"launcher.log": log})
+    assert v.status == "failed" and v.root_cause.category == "oom"
+    assert "memory allocation of" in v.first_deviating.text
+
+
+def test_a_frameworks_configuration_exception_is_configuration():
+    text = ("Traceback (most recent call last):\n  File \"/w/run.py\", line 4, in <module>\n    main(cfg)\n"
+            "omegaconf.errors.ConfigKeyError: Key 'warmup_ratio' is not in struct")
+    assert classify_failure(text, "during_training").category == "config_error"
+
+
+def test_an_nccl_warn_under_an_mpirun_rank_prefix_names_its_host(tmp_path):
+    """NCCL 2.4's init line (no busId) and a rank that failed before its own init line."""
+    lines = []
+    for rank, host, pid in [(0, "gpuA-01", 411), (1, "gpuA-01", 412), (2, "gpuB-07", 988)]:
+        lines.append(f"[1,{rank}]<stdout>:{host}:{pid}:{pid + 9} [{rank % 2}] NCCL INFO comm 0x7f00{rank}0 "
+                     f"rank {rank} nranks 4 cudaDev {rank % 2} nvmlDev {rank % 2} - Init COMPLETE")
+    lines.append("[1,3]<stdout>:gpuB-07:989:999 [1] include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'")
+    v = verdict(tmp_path, {"mpirun.log": "\n".join(lines) + "\n"})
+    assert v.initiating.rank == 3 and v.initiating.node == "gpuB-07"

@@ -188,7 +188,12 @@ SELECT rank, any_value(host) AS host FROM (
     UNION ALL
     SELECT rank, host FROM torchrun_failures WHERE host IS NOT NULL
     UNION ALL
-    SELECT rank, host FROM ds_children WHERE host IS NOT NULL)
+    SELECT rank, host FROM ds_children WHERE host IS NOT NULL
+    UNION ALL
+    -- a line whose prefix names its global rank (mpirun's [1,3]<stderr>:, [rank3]:) and
+    -- whose NCCL header names its host: a rank that failed before its init line says where
+    SELECT rank, own_host(host_attr) FROM part_summary
+    WHERE source = 'nccl' AND rank IS NOT NULL AND own_host(host_attr) IS NOT NULL)
 GROUP BY ALL HAVING count(DISTINCT host) = 1;
 
 -- A job with one node and no torchrun table: torchrun's local rank is the global
