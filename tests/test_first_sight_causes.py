@@ -708,3 +708,17 @@ def test_an_nccl_warn_under_an_mpirun_rank_prefix_names_its_host(tmp_path):
     lines.append("[1,3]<stdout>:gpuB-07:989:999 [1] include/shm.h:42 NCCL WARN Cuda failure 'invalid argument'")
     v = verdict(tmp_path, {"mpirun.log": "\n".join(lines) + "\n"})
     assert v.initiating.rank == 3 and v.initiating.node == "gpuB-07"
+
+
+# ---- heldout7's causes, on text of their own --------------------------------------------------
+
+def test_a_line_after_an_nccl_warn_that_ends_in_a_word_is_no_piece_of_it(tmp_path):
+    """A file of two lines, the first the longest and ending in a word, the second starting
+    lowercase: no hard wrap when the second starts with NCCL's own header."""
+    log = ("[2025-02-11 04:10:09] gpu-b12:7701:7790 [2] transport/net_socket.cc:561 NCCL WARN NET/Socket : peer "
+           "10.1.7.20<40012> message truncated : receiving 64 bytes instead of 32. If you believe your socket "
+           "network is in a healthy state, there may be a mismatch in collective sizes between ranks\n"
+           "gpu-b12:7701:7790 [2] NCCL INFO transport/net.cc:1393 -> 5\n")
+    v = verdict(tmp_path, {"nccl.log": log})
+    assert v.status == "failed" and v.root_cause.category == "collective_mismatch"
+    assert v.root_cause.evidence.line_no == 1 and "-> 5" not in v.root_cause.evidence.text

@@ -374,6 +374,8 @@ _LINE_START = (
     r"|\[?\d{4}-\d\d-\d\d[T ]\d\d:|\[?[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d "
     r"|Traceback \(most recent call last\):|During handling of the above exception"
     r"|The above exception was the direct cause|terminate called after throwing|[-=]{10,}\s*$"
+    # NCCL's own header (host:pid:tid [dev]): a line of its own, however the line above ended
+    r"|[\w.-]+:\d+:\d+ \[\d+\] "
     r"|\s\s)"
 )
 # an exception line or a heading ("ChildFailedError: ", "Root Cause:") starts a

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing as mp
+import multiprocessing.util as mp_util
 import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -92,10 +93,22 @@ _early: tuple[ProcessPoolExecutor, int] | None = None
 
 def start_early(workers: int) -> None:
     """Spawn ``workers`` workers now, each importing the parser, for the next
-    ``worker_pool`` of that size to take."""
+    ``worker_pool`` of that size to take. Workers nothing took are shut down when
+    this process exits."""
     global _early
     if _early is None and workers >= 2:
         _early = (_spawn(workers), workers)
+        # A process of a pool (a batch job's) exits through multiprocessing, which
+        # runs its finalizers and then joins its children, but no atexit handler: idle
+        # workers left running would keep it from exiting for ever.
+        mp_util.Finalize(None, _shut_down_early, exitpriority=10)
+
+
+def _shut_down_early() -> None:
+    global _early
+    if _early is not None:
+        _early[0].shutdown(wait=True, cancel_futures=True)
+        _early = None
 
 
 def discard_early() -> None:
