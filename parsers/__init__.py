@@ -10,6 +10,7 @@ from parsers import (
     c10d,
     collect_env,
     deepspeed,
+    horovod,
     kernel,
     kubernetes,
     nccl,
@@ -21,7 +22,7 @@ from parsers import (
 )
 from parsers.base import LEVEL_WORDS, Pattern
 
-MODULES = (nccl, c10d, torchrun, deepspeed, accelerate, kernel, nvidia_smi, collect_env, slurm, kubernetes, python, app, process)
+MODULES = (nccl, c10d, torchrun, deepspeed, horovod, accelerate, kernel, nvidia_smi, collect_env, slurm, kubernetes, python, app, process)
 PATTERNS: tuple[Pattern, ...] = tuple(p for m in MODULES for p in m.PATTERNS)
 
 __all__ = ["LEVEL_WORDS", "MODULES", "PATTERNS", "Pattern"]

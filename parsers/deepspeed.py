@@ -110,6 +110,21 @@ PATTERNS = (
         source=SOURCE,
         level="ERROR",
     ),
+    # the fp16 loss scaler skipping a step on overflow (runtime/fp16/loss_scaler.py); the
+    # scale halves each time, so a scale at 1 or 0 means every step overflows
+    Pattern(
+        "deepspeed.fp16_overflow",
+        triggers=("OVERFLOW! Rank",),
+        regex=(r"OVERFLOW! Rank (?P<overflow_rank>\d+) Skipping step\. Attempted loss scale: "
+               r"(?P<attempted_scale>[\d.e+-]+), reducing to (?P<new_scale>[\d.e+-]+)"),
+        source=SOURCE,
+        examples=(
+            "[2023-08-07 18:35:18,432] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 "
+            "Skipping step. Attempted loss scale: 0, reducing to 0",
+            "[2024-01-02 10:00:00,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 "
+            "Skipping step. Attempted loss scale: 65536, reducing to 32768",
+        ),
+    ),
     Pattern(
         "deepspeed.aio_error",
         triggers=("deepspeed_aio:",),

@@ -13,7 +13,7 @@ SCHEMA_VERSION = 1
 
 # Sources every parser may emit; "app" is the job's own printing, "unknown" the rest.
 SOURCES = (
-    "nccl", "c10d", "torchrun", "deepspeed", "accelerate", "transformers", "python",
+    "nccl", "c10d", "torchrun", "deepspeed", "horovod", "accelerate", "transformers", "python",
     "nvidia_smi", "collect_env", "kernel", "slurm", "flight_recorder", "app", "unknown",
 )
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
