@@ -36,11 +36,12 @@ PATTERNS = (
         envelope=True,
         triggers=("Traceback (most recent call last):", 'File "', "Error: ", "Exception: ", "Error:\n"),
         regex=(
-            r'(?s)^(?:(?:.*Traceback \(most recent call last\):|\s*File "[^\n]*", line \d+).*\n)?'
+            # (a log record's line may come first: logger.exception's, above a header or a frame)
+            r'(?s)^(?:(?:.*Traceback \(most recent call last\):|(?:\S[^\n]*\n)?\s*File "[^\n]*", line \d+).*\n)?'
             # the message may go on over indented lines (a wrapped paste, pydantic's field list)
             r"(?P<exc_type>[A-Za-z_][\w.]*)(?:: (?P<exc_msg>[^\n]*)|:[ \t]*\n(?P<exc_msg_below>[^\n]+))?"
             r"(?:\n[ \t]+[^\n]*)*\s*$"
-            r'|^.*Traceback \(most recent call last\):\s*\n\s*File |^\s*File "[^\n]*", line \d+, in '
+            r'|^.*Traceback \(most recent call last\):\s*\n\s*File |^(?:\S[^\n]*\n)?\s*File "[^\n]*", line \d+, in '
         ),
         source=SOURCE,
         level="ERROR",

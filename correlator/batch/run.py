@@ -475,7 +475,7 @@ def _worker_init(workers: int) -> None:
         # and its parsing processes start now, while this one imports the analysis,
         # as `analyze` starts them while it loads the CLI (a big job takes them;
         # a small one, parsed in-process, lets them go)
-        from correlator.ingest.workers import start_early
+        from correlator.ingest import start_early
 
         start_early(os.cpu_count() or 1)
     if workers > 1:

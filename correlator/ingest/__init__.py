@@ -24,8 +24,9 @@ into one file.
 
 Public entry points (imported lazily, so that ``correlator.ingest.workers`` can
 start without loading the parser): ``ingest``, ``IngestOptions``,
-``IngestResult``, ``NothingToRead`` and ``lines_as_events`` (these lines, as
-events: for rule examples and tests).
+``IngestResult``, ``NothingToRead``, ``lines_as_events`` (these lines, as
+events: for rule examples and tests) and ``start_early`` (spawn the parsing
+workers now, for the next ingest in this process to take).
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ if TYPE_CHECKING:
         ingest,
         lines_as_events,
     )
+    from correlator.ingest.workers import start_early
 
-__all__ = ["IngestOptions", "IngestResult", "NothingToRead", "ingest", "lines_as_events"]
+__all__ = ["IngestOptions", "IngestResult", "NothingToRead", "ingest", "lines_as_events", "start_early"]
 
 
 def __getattr__(name: str) -> Any:
@@ -49,6 +51,10 @@ def __getattr__(name: str) -> Any:
         from correlator.ingest import options
 
         return getattr(options, name)
+    if name == "start_early":  # the standard library only
+        from correlator.ingest import workers
+
+        return workers.start_early
     if name in __all__:
         from correlator.ingest import pipeline
 

@@ -788,7 +788,8 @@ def _record_levels(ev: pl.DataFrame) -> pl.Series:
     went on after (a retried fetch), one logged at CRITICAL is its last word."""
     level = ev.get_column("level")
     msg = ev.get_column("message")
-    idx = (msg.str.contains("\nTraceback (most recent call last):", literal=True)
+    idx = ((msg.str.contains("\nTraceback (most recent call last):", literal=True)
+            | msg.str.contains('\n  File "', literal=True))  # a paste that lost the header
            & ev.get_column("ts").is_not_null()).arg_true()
     if idx.len() == 0:
         return level

@@ -71,8 +71,10 @@ _BARE_EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Failure):\s*$"
 
 # A log record that may carry its exception below it: Python's logging prints
 # ``logger.exception(msg)`` / ``exc_info=True`` as the formatted record, then the
-# traceback, as one record. A level word among the line's first fields.
-_RECORD_WITH_EXC_INFO = r"^\S?[^\n]{0,80}?\b(?:ERROR|CRITICAL|FATAL|WARNING|EXCEPTION)\b"
+# traceback, as one record. An ERROR or CRITICAL level word among the line's first
+# fields: a warning right above a traceback is as often an unrelated line the
+# uncaught exception followed (a stderr file's last warning, minutes earlier).
+_RECORD_WITH_EXC_INFO = r"^\S?[^\n]{0,80}?\b(?:ERROR|CRITICAL|FATAL|EXCEPTION)\b"
 
 # A traceback's frame line; one that follows neither an indented line nor a line
 # ending in ":" (a header: "Traceback ...:", "Thread 0x... (most recent call first):")
@@ -153,7 +155,11 @@ def continuation_flags(
     tb_chained = tb_start & after_chain
     # the traceback of a log record's exc_info: the record and its traceback are one
     # event (the record's stamp and level, the exception's meaning)
-    tb_of_record = tb_start & prev(pl.col("record_head") & pl.col("ts").is_not_null()).fill_null(False)
+    record = pl.col("record_head") & pl.col("ts").is_not_null()
+    bar_after_record = pl.col("bar") & prev(record)
+    # (or its first frame, where a paste lost the "Traceback" header)
+    tb_of_record = (tb_start | pl.col("frame")) & (
+        prev(record) | (prev(bar_after_record) & prev(prev(record)))).fill_null(False)
     headless = (
         pl.col("frame") & ~prev(indented).fill_null(False) & ~prev(pl.col("opens")).fill_null(False)
         & ~after_chain.fill_null(False)
@@ -173,10 +179,14 @@ def continuation_flags(
     # "Original Traceback (most recent call last):" and the worker's frames)
     reraised = pl.col("orig_tb") & prev(pl.col("exc_line")).fill_null(False)
     message_below = prev(pl.col("bare_exc")).fill_null(False) & ~blank & pl.col("ts").is_null()
-    cont = ((blank | indented | pl.col("shapes") | tb_chained | tb_of_record | bar_after_chain | (block & ~opener)).fill_null(False)
-            & ~headless | reraised.fill_null(False) | message_below)
+    cont = ((blank | indented | pl.col("shapes") | tb_chained | bar_after_chain
+             | (block & ~opener)).fill_null(False)
+            & ~headless | tb_of_record | reraised.fill_null(False) | message_below)
+    # a bar tqdm redrew between a record and its traceback: an aside, as below
+    bar_aside = (bar_after_record & within(tb_start.shift(-1))).fill_null(False)
     flags = df.select(
         cont.alias("cont"),
+        bar_aside.alias("bar_aside"),
         indented,
         pl.col("exc_line"),
         (tb_start | headless | reraised.fill_null(False)).alias("tb_start"),
@@ -208,7 +218,7 @@ def continuation_flags(
         # the traceback resumes: a frame next, or the code line of the frame before
         & (nxt(pl.col("frame")) | (prev(pl.col("frame")) & nxt(pl.col("indented")))).fill_null(False)
     )
-    flags = flags.with_columns(aside.alias("aside"))
+    flags = flags.with_columns((aside | pl.col("bar_aside")).alias("aside"))
     flags = flags.with_columns(inside(pl.col("aside")).alias("in_tb"))
     last_kept_indented = within(
         pl.when(~pl.col("aside")).then(pl.col("indented")).otherwise(None).forward_fill().shift(1)
