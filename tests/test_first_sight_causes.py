@@ -223,6 +223,31 @@ MEANINGS = [
     # a model loader in a folder called data is not the input pipeline
     ("ValueError: Unrecognized configuration class <class 'Foo'> for this kind of AutoModel",
      [("/srv/x/data/loader.py", "load_model_and_tokenizer")], None),
+    # a raise text that states the constraint the settings break, or names the setting to change
+    ("AssertionError: hidden size 1024 is not divisible by the number of attention heads 12",
+     [("/opt/venv/site-packages/megalib/layers.py", "split_heads")], "config_error"),
+    ("ValueError: The hidden size (770) is not a multiple of the number of attention heads (12)",
+     [("/srv/x/build.py", "make_model")], "config_error"),
+    ("RuntimeError: This GPU does not support flash attention with head dim 256, please use sdpa instead",
+     [("/srv/x/model.py", "forward")], "config_error"),
+    ("ValueError: Invalid value for argument 'lr_scheduler': 'cosinex'", [("/srv/x/opt.py", "build")], "config_error"),
+    # a raise text that names a version or a build
+    ("AttributeError: module 'numpy' has no attribute 'int'", [("/srv/x/metrics.py", "iou")], "version_mismatch"),
+    ("ImportError: peft requires transformers>=4.40.0, but found 4.31.0", [("/srv/x/main.py", "<module>")],
+     "version_mismatch"),
+    # a data file that does not parse as its format, against the run's own configuration file
+    ("json.decoder.JSONDecodeError: Expecting value: line 88123 column 5 (char 4411230)",
+     [("/srv/x/datasets/coco.py", "load_annotations"), ("/usr/lib/python3.9/json/decoder.py", "raw_decode")],
+     "data_error"),
+    ("json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes: line 7 column 3 (char 90)",
+     [("/srv/x/train.py", "read_config"), ("/usr/lib/python3.9/json/decoder.py", "raw_decode")], "config_error"),
+    # the watchdog's abort after a timeout is an echo of the hang
+    ("RuntimeError: NCCL communicator was aborted on rank 11.", [("/srv/x/loop.py", "step")], "nccl_timeout_hang"),
+    # a bug's own words stay a code exception: a shape that must match, an object without a field
+    ("RuntimeError: The size of tensor a (64) must match the size of tensor b (32) at non-singleton dimension 1",
+     [("/srv/x/model.py", "forward")], "code_exception"),
+    ("AttributeError: 'DistributedDataParallel' object has no attribute 'generate'",
+     [("/srv/x/eval.py", "sample")], "code_exception"),
 ]
 
 

@@ -190,28 +190,58 @@ WITH claims AS (
     SELECT TRY_CAST(attrs['peer_rank'] AS INTEGER) AS rank, 0 AS prio,
            {'seq': attrs['seq'], 'op': upper(replace(attrs['op'], '_', '')), 'shape': attrs['shape'],
             'dtype': attrs['dtype']} AS f,
-           node, file, line_no, line_end, message, ts_aligned
+           node, file, line_no, line_end, message, ts_aligned, false AS group_only
     FROM events WHERE kind = 'c10d.collective_mismatch' AND attrs['peer_rank'] IS NOT NULL
     UNION ALL
     SELECT f.printed_by, 1,
            {'seq': NULL, 'op': upper(replace(list_last(regexp_extract_all(
                 e.message, 'distributed_c10d\.py", line \d+, in (\w+)', 1)), '_', '')),
             'shape': NULL, 'dtype': NULL},
-           e.node, e.file, e.line_no, e.line_end, e.message, e.ts_aligned
+           e.node, e.file, e.line_no, e.line_end, e.message, e.ts_aligned, false
     FROM echoes f JOIN events e ON e.file = f.file AND e.line_no = f.line_no
     WHERE f.role = 'collateral' AND f.category = 'nccl_timeout_hang' AND f.printed_by IS NOT NULL
       AND e.message LIKE '%distributed_c10d.py", line%'
     UNION ALL
+    -- the watchdog's own timeout line names the collective the rank waited in (SeqNum,
+    -- OpType, NumelIn): comparable across ranks only within one process group, so only
+    -- when every such line is of the same group and each rank names one collective. A
+    -- paste without launcher prefixes has only the group's rank (`[Rank 3]`): enough to
+    -- tell the collectives apart, not to name a global rank (group_only)
+    SELECT w.who, 1, {'seq': w.seq, 'op': w.op, 'shape': w.numel, 'dtype': NULL},
+           w.node, w.file, w.line_no, w.line_end, w.message, w.ts_aligned, w.printed_by IS NULL
+    FROM (
+        SELECT f.printed_by,
+               CASE WHEN NOT EXISTS (SELECT 1 FROM echoes x JOIN events y ON y.file = x.file AND y.line_no = x.line_no
+                                     WHERE y.kind IN ('c10d.watchdog_timeout', 'c10d.blocking_wait_timeout')
+                                       AND x.printed_by IS NOT NULL)
+                    THEN TRY_CAST(e.attrs['pg_rank'] AS INTEGER) ELSE f.printed_by END AS who,
+               e.attrs['seq_num'] AS seq, upper(replace(e.attrs['op_type'], '_', '')) AS op,
+               e.attrs['numel_in'] AS numel, e.node, e.file, e.line_no, e.line_end, e.message, e.ts_aligned
+        FROM echoes f JOIN events e ON e.file = f.file AND e.line_no = f.line_no
+        WHERE f.category = 'nccl_timeout_hang'
+          AND e.kind IN ('c10d.watchdog_timeout', 'c10d.blocking_wait_timeout')
+    ) w
+    WHERE w.who IS NOT NULL
+      AND (SELECT count(DISTINCT coalesce(e.attrs['pg'], '')) FROM events e
+           WHERE e.kind IN ('c10d.watchdog_timeout', 'c10d.blocking_wait_timeout')) = 1
+      AND w.who NOT IN (
+          SELECT who FROM (
+              SELECT coalesce(f.printed_by, TRY_CAST(e.attrs['pg_rank'] AS INTEGER)) AS who,
+                     (e.attrs['seq_num'], e.attrs['op_type'], coalesce(e.attrs['numel_in'], '')) AS c
+              FROM echoes f JOIN events e ON e.file = f.file AND e.line_no = f.line_no
+              WHERE e.kind IN ('c10d.watchdog_timeout', 'c10d.blocking_wait_timeout'))
+          WHERE who IS NOT NULL GROUP BY who HAVING count(DISTINCT c) > 1)
+    UNION ALL
     SELECT TRY_CAST(attrs['other_rank'] AS INTEGER), 2,
            {'seq': attrs['other_seq'], 'op': upper(replace(attrs['other_op'], '_', '')), 'shape': attrs['other_shape'],
             'dtype': attrs['other_dtype']},
-           node, file, line_no, line_end, message, ts_aligned
+           node, file, line_no, line_end, message, ts_aligned, false
     FROM events WHERE kind = 'c10d.collective_mismatch' AND attrs['other_rank'] IS NOT NULL
 )
 SELECT rank, arg_min(f, (prio, line_no)) AS f,
        arg_min({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned,
                 'message': message}, (prio, line_no)) AS k,
-       bool_and(prio = 2) AS hearsay
+       bool_and(prio = 2) AS hearsay, bool_or(group_only) AS group_only
 FROM claims WHERE rank IS NOT NULL GROUP BY rank;
 
 CREATE OR REPLACE TEMP TABLE collective_odd AS
@@ -257,8 +287,9 @@ WITH shapes AS (  -- same op and seq, same trailing dimensions, only the first (
 )
 SELECT 'mismatch_odd_rank',
        CASE WHEN o.attr = 'shape' AND (SELECT batch_only FROM shapes) THEN 'data_error' ELSE 'collective_mismatch' END,
-       o.rank, c.k.node, c.k.file, c.k.line_no, c.k.line_end, c.k.message, c.k.ts, 2.0,
-       'runs ' || o.attr || ' ' || o.value
+       CASE WHEN c.group_only THEN NULL ELSE o.rank END, c.k.node, c.k.file, c.k.line_no, c.k.line_end, c.k.message, c.k.ts, 2.0,
+       CASE WHEN c.group_only THEN 'rank ' || o.rank || ' of its process group (no launcher prefix names its global rank) ' ELSE '' END
+       || 'runs ' || o.attr || ' ' || o.value
        || CASE WHEN o.majority_value IS NOT NULL
                THEN ' while ' || o.majority_n || ' rank(s) run ' || o.attr || ' ' || o.majority_value
                ELSE ' against one other rank: an older sequence number, it is behind' END
