@@ -138,6 +138,31 @@ PATTERNS = (
             "[0]:\n  time      : 2023-06-03_22:45:01\n  host      : gpu187.cluster.local\n  rank      : 4 (local_rank: 0)\n  exitcode  : 1 (pid: 19401)\n  error_file: <N/A>\n  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
         ),
     ),
+    # torch.distributed.elastic.events (torch 1.9-1.10 logged them to the console): one
+    # JSON object per worker and per agent when a worker group ends; a WORKER record in
+    # state FAILED names the failed worker's global rank and host
+    Pattern(
+        "torchrun.elastic_worker_failed",
+        triggers=('"torchelastic.worker.status.FAILED", "source": "WORKER"',),
+        regex=(
+            r'"source": "WORKER".*?"global_rank": (?P<failed_rank>\d+).*?"worker_id": "?(?P<child_pid>\d+)'
+            r'.*?"hostname": "(?P<host>[^"]+)"'
+        ),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            '{"name": "torchelastic.worker.status.FAILED", "source": "WORKER", "timestamp": 0, "metadata": {"run_id": "none", "global_rank": 3, "group_rank": 0, "worker_id": "11376", "role": "default", "hostname": "sajadi", "state": "FAILED", "total_run_time": 20, "rdzv_backend": "static", "raw_error": "{\\"message\\": \\"<NONE>\\"}", "agent_restarts": 3}}',
+        ),
+    ),
+    Pattern(
+        "torchrun.elastic_status",
+        triggers=('"name": "torchelastic.worker.status.',),
+        regex=r'"torchelastic\.worker\.status\.(?P<state>[A-Z]+)", "source": "(?P<reporter>WORKER|AGENT)"',
+        source=SOURCE,
+        examples=(
+            '{"name": "torchelastic.worker.status.SUCCEEDED", "source": "WORKER", "timestamp": 0, "metadata": {"run_id": "none", "global_rank": 11, "group_rank": 0, "worker_id": "34615", "role": "default", "hostname": "marvel", "state": "SUCCEEDED", "total_run_time": 5, "rdzv_backend": "static", "raw_error": null, "agent_restarts": 0}}',
+        ),
+    ),
     Pattern(
         "torchrun.root_cause_header",
         triggers=("Root Cause (first observed failure):", "Root Cause:"),

@@ -142,6 +142,29 @@ def test_nccl_warn_that_training_went_on_after_is_not_a_failure(tmp_path):
     assert v.status == "healthy"
 
 
+# NCCL 2.18-style lines (init.cc / net.cc): a WARN NCCL recovered from, then more set-up
+NCCL_WARN_THEN_ON = (
+    "{host}:5521:5521 [0] NCCL INFO Bootstrap : Using eth0:10.2.0.7<0>\n"
+    "{host}:5521:5521 [0] {src} NCCL WARN {warn}\n"
+    "{host}:5521:5521 [0] NCCL INFO NET/Socket : Using [0]eth0:10.2.0.7<0>\n"
+    "{host}:5521:5521 [0] NCCL INFO Using network Socket\n"
+    "{host}:5521:5529 [0] NCCL INFO comm 0x55d0c8a0 rank 0 nranks 2 cudaDev 0 busId 1b000 - Init COMPLETE\n"
+)
+
+
+@pytest.mark.parametrize(("src", "warn"), [
+    ("misc/ibvwrap.cc:63", "Failed to open libibverbs.so[.1]"),
+    ("graph/xml.cc:332", "Could not find real path of /sys/class/pci_bus/0000:3a/../../0000:3a:00.0"),
+])
+def test_an_nccl_warn_its_process_carried_on_after_is_no_failure(tmp_path, src, warn):
+    v = verdict(tmp_path, {"out.txt": NCCL_WARN_THEN_ON.format(host="worker-3", src=src, warn=warn)})
+    assert v.status != "failed"
+    # the same WARN followed only by its return-code trace is the failure
+    fatal = "".join(NCCL_WARN_THEN_ON.format(host="worker-3", src=src, warn=warn).splitlines(True)[:2])
+    fatal += "worker-3:5521:5521 [0] NCCL INFO init.cc:1411 -> 2\n"
+    assert verdict(tmp_path / "fatal", {"out.txt": fatal}).status == "failed"
+
+
 def test_an_error_line_outranks_an_nccl_warn_before_it(tmp_path):
     text = NCCL_IBV.format(host="n1", err="Invalid argument") + (
         "Traceback (most recent call last):\n"
@@ -747,3 +770,23 @@ def test_a_line_after_an_nccl_warn_that_ends_in_a_word_is_no_piece_of_it(tmp_pat
     v = verdict(tmp_path, {"nccl.log": log})
     assert v.status == "failed" and v.root_cause.category == "collective_mismatch"
     assert v.root_cause.evidence.line_no == 1 and "-> 5" not in v.root_cause.evidence.text
+
+
+# torch.distributed.elastic.events records as torch 1.9's agent logged them (the record's
+# shape from public pastes; the values here are new)
+def _elastic_event(state: str, source: str, rank: str, pid: str) -> str:
+    return (
+        f'{{"name": "torchelastic.worker.status.{state}", "source": "{source}", "timestamp": 0, "metadata": '
+        f'{{"run_id": "none", "global_rank": {rank}, "group_rank": 0, "worker_id": {pid}, "role": "default", '
+        f'"hostname": "trn-07", "state": "{state}", "total_run_time": 88, "rdzv_backend": "static", '
+        f'"raw_error": null, "agent_restarts": 0}}}}\n'
+    )
+
+
+def test_an_elastic_worker_failed_record_is_failure_evidence_and_succeeded_is_not(tmp_path):
+    failed = _elastic_event("FAILED", "WORKER", "5", '"7301"') + _elastic_event("SUCCEEDED", "AGENT", "null", "null")
+    v = verdict(tmp_path / "f", {"agent.log": failed})
+    assert v.status == "failed"
+    assert "torchelastic.worker.status.FAILED" in v.root_cause.evidence.text
+    ok = "".join(_elastic_event("SUCCEEDED", "WORKER", str(r), f'"{7300 + r}"') for r in range(4))
+    assert verdict(tmp_path / "s", {"agent.log": ok}).status != "failed"

@@ -168,9 +168,15 @@ def test_the_basis_names_what_the_decision_rested_on():
 
 
 def test_a_config_check_before_training_is_config_but_during_training_is_code():
-    text = "ValueError: max_steps must be positive, got -1"
+    text = "ValueError: could not convert string to float: 'warmup'"
     assert classify_failure(text, "before_training").category == "config_error"
     assert classify_failure(text, "during_training").category == "code_exception"
+
+
+def test_a_message_that_states_a_setting_constraint_is_config_in_any_phase():
+    text = "ValueError: max_steps must be positive, got -1"
+    for phase in ("before_training", "during_training", None):
+        assert classify_failure(text, phase).category == "config_error"
 
 
 def test_users_entries_come_before_the_builtin_ones(tmp_path):

@@ -287,13 +287,20 @@ WITH shapes AS (  -- same op and seq, same trailing dimensions, only the first (
 )
 SELECT 'mismatch_odd_rank',
        CASE WHEN o.attr = 'shape' AND (SELECT batch_only FROM shapes) THEN 'data_error' ELSE 'collective_mismatch' END,
-       CASE WHEN c.group_only THEN NULL ELSE o.rank END, c.k.node, c.k.file, c.k.line_no, c.k.line_end, c.k.message, c.k.ts, 2.0,
+       -- a rank known only within its group is not named; the reports' earliest is cited
+       CASE WHEN c.group_only THEN NULL ELSE o.rank END,
+       e.k.node, e.k.file, e.k.line_no, e.k.line_end, e.k.message, e.k.ts, 2.0,
        CASE WHEN c.group_only THEN 'rank ' || o.rank || ' of its process group (no launcher prefix names its global rank) ' ELSE '' END
        || 'runs ' || o.attr || ' ' || o.value
        || CASE WHEN o.majority_value IS NOT NULL
                THEN ' while ' || o.majority_n || ' rank(s) run ' || o.attr || ' ' || o.majority_value
                ELSE ' against one other rank: an older sequence number, it is behind' END
 FROM collective_odd o JOIN collective_claims c USING (rank)
+CROSS JOIN LATERAL (
+    SELECT CASE WHEN c.group_only THEN (SELECT arg_min(x.k, (x.k.ts, x.k.line_no)) FROM collective_claims x
+                                        WHERE NOT x.hearsay)
+                ELSE c.k END AS k
+) e
 WHERE o.odd
   AND (SELECT count(*) FROM collective_odd WHERE odd) = (SELECT count(*) FROM collective_odd WHERE odd AND rank = o.rank);
 

@@ -47,7 +47,17 @@ WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'p
        -- a runtime's own warning line is its error report where the runtime has no
        -- other (NCCL prints a failed verbs call or CUDA call as WARN and returns an
        -- error code): evidence, ranked after every ERROR (decide.py)
-       OR (e.source = 'nccl' AND e.level = 'WARNING'))
+       OR (e.source = 'nccl' AND e.level = 'WARNING'
+           -- ... unless the same process carried on: NCCL went on setting up or running
+           -- after it (a missing libibverbs falls back to sockets); a fatal WARN is
+           -- followed only by its error's return-code trace (`net.cc:123 -> 2`), aborts
+           -- and closed connections
+           AND NOT EXISTS (
+               SELECT 1 FROM events n
+               WHERE n.file = e.file AND n.line_no > e.line_no AND n.source = 'nccl' AND n.level = 'INFO'
+                 AND n.attrs['pid'] = e.attrs['pid'] AND n.attrs['host'] IS NOT DISTINCT FROM e.attrs['host']
+                 AND n.attrs['nccl_result'] IS NULL
+                 AND NOT regexp_matches(n.message, '(?i)abort|clos|fail|error|destroy| -> \d+\s*$'))))
   AND NOT coalesce(r.benign, false)
   AND coalesce(r.role, '') NOT IN ('context', 'collateral')
   AND NOT coalesce(s.last_line > coalesce(e.line_end, e.line_no), false)
