@@ -53,9 +53,11 @@ PATTERNS = (
         "c10d.watchdog_timeout",
         triggers=("Watchdog caught collective operation timeout",),
         regex=(
-            _PG + r" Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=(?P<seq_num>\d+), "
+            # the work's details are optional: a paste wrapped or cut after "timeout:" is
+            # still the watchdog's timeout report
+            _PG + r" Watchdog caught collective operation timeout(?:: WorkNCCL\(SeqNum=(?P<seq_num>\d+), "
             r"OpType=(?P<op_type>\w+)(?:, NumelIn=(?P<numel_in>\d+), NumelOut=(?P<numel_out>\d+))?, "
-            r"Timeout\(ms\)=(?P<timeout_ms>\d+)\) ran for (?P<ran_for_ms>\d+) milliseconds"
+            r"Timeout\(ms\)=(?P<timeout_ms>\d+)\) ran for (?P<ran_for_ms>\d+) milliseconds)?"
         ),
         source=SOURCE,
         level="ERROR",
@@ -66,11 +68,11 @@ PATTERNS = (
     ),
     Pattern(
         "c10d.watchdog_exception",
-        triggers=("detected by watchdog at work:",),
+        triggers=("detected by watchdog at work:", "Exception (either an error or timeout) detected"),
         regex=(
-            _PG + r" Exception \(either an error or timeout\) detected by watchdog at work: "
+            _PG + r" Exception \(either an error or timeout\) detected(?: by watchdog at work: "
             r"(?P<seq_num>-?\d+), last enqueued NCCL work: (?P<last_enqueued>-?\d+), "
-            r"last completed NCCL work: (?P<last_completed>-?\d+)"
+            r"last completed NCCL work: (?P<last_completed>-?\d+))?"
         ),
         source=SOURCE,
         level="ERROR",

@@ -38,8 +38,11 @@ PATTERNS = (
         regex=(
             # (a log record's line may come first: logger.exception's, above a header or a frame)
             r'(?s)^(?:(?:.*Traceback \(most recent call last\):|(?:\S[^\n]*\n)?\s*File "[^\n]*", line \d+).*\n)?'
-            # the message may go on over indented lines (a wrapped paste, pydantic's field list)
-            r"(?P<exc_type>[A-Za-z_][\w.]*)(?:: (?P<exc_msg>[^\n]*)|:[ \t]*\n(?P<exc_msg_below>[^\n]+))?"
+            # the message may go on over indented lines (a wrapped paste, pydantic's field list);
+            # one that is empty or ends in ":" goes on below, unindented, for a few lines
+            # (fold.py's message_below: "AssertionError:" then the driver's complaint)
+            r"(?P<exc_type>[A-Za-z_][\w.]*)(?:: (?P<exc_msg>[^\n]*[^:\s][ \t]*)"
+            r"|:(?P<exc_msg_open>[^\n]*:)?[ \t]*(?:\n[^\n]+){1,8}|: ?[^\n]*)?"
             r"(?:\n[ \t]+[^\n]*)*\s*$"
             r'|^.*Traceback \(most recent call last\):\s*\n\s*File |^(?:\S[^\n]*\n)?\s*File "[^\n]*", line \d+, in '
         ),
@@ -52,6 +55,10 @@ PATTERNS = (
             "  File \"train.py\", line 12, in <module>\n    main()",
             "FileExistsError: [Errno 17] File exists: '/x'",
             "ValueError:\nYou selected an invalid strategy name: `strategy=None`.",
+            "AssertionError: \nThe NVIDIA driver on your system is too old (found version 10010).\n"
+            "Please update your GPU driver by downloading and installing a new",
+            "RuntimeError: Failed to import transformers.modeling_utils because of the following error (look up to "
+            "see its traceback):\n/x/flash_attn_2_cuda.so: undefined symbol: _ZNK3c10",
             "RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: "
             "store_based_barrier_key:1\n (world_size=8, worker_count=16, timeout=0:30:00)",
         ),

@@ -285,6 +285,24 @@ def test_category_from_meaning_survives_launcher_prefix_and_cut_header(exc, fram
         assert c is not None and c.category == category, (c.entry.id if c else None)
 
 
+@pytest.mark.parametrize("prefix", ["", "[rank3]: "])
+@pytest.mark.parametrize(("lines", "category"), [
+    # the message Python prints on the lines after a bare `AssertionError:`
+    (["AssertionError: ", "The installed CUDA driver (found version 11020) is older than this build needs.",
+      "Please update the driver from the vendor's site."], "version_mismatch"),
+    # an import failure whose cause is printed below it
+    (["RuntimeError: Failed to import mylib.kernels because of the following error:",
+      "/opt/env/lib/python3.11/site-packages/fused_ops.so: undefined symbol: _ZN2at4_ops5empty"], "version_mismatch"),
+    # the continuation ends at a blank line: what follows is not the message
+    (["KeyError: 'input_ids'", "", "Please update the driver from the vendor's site."], "code_exception"),
+])
+def test_a_multi_line_exception_message_is_read_whole(prefix, lines, category):
+    text = "Traceback (most recent call last):\n" + "".join(
+        f"{prefix}{ln}\n" for ln in ['  File "/srv/app/run.py", line 7, in main', "    go()", *lines])
+    c = classify_failure(text, "during_training")
+    assert c is not None and c.category == category, (c.entry.id if c else None)
+
+
 @pytest.mark.parametrize("end", [
     "`Trainer.fit` stopped: `max_epochs=4` reached.",
     "***** train metrics *****",
@@ -790,3 +808,37 @@ def test_an_elastic_worker_failed_record_is_failure_evidence_and_succeeded_is_no
     assert "torchelastic.worker.status.FAILED" in v.root_cause.evidence.text
     ok = "".join(_elastic_event("SUCCEEDED", "WORKER", str(r), f'"{7300 + r}"') for r in range(4))
     assert verdict(tmp_path / "s", {"agent.log": ok}).status != "failed"
+
+
+def test_the_same_failure_on_the_ranks_that_say_so_is_one_conclusion_not_rivals(tmp_path):
+    # four ranks report the same NCCL refusal; a fifth shows only its return codes (its WARN
+    # line cut from the paste): "all ranks alike", and a failure, not four quarter-rivals
+    lines = []
+    for r in (2, 0, 3, 1):
+        lines += [f"[1,{r}]<stdout>:dgx-b:{4100 + r}:{4170 + r} [0] init.cc:497 NCCL WARN Duplicate GPU detected : "
+                  f"rank {r} and rank {(r + 1) % 4} both on CUDA device 3b000",
+                  f"[1,{r}]<stdout>:dgx-b:{4100 + r}:{4170 + r} [0] NCCL INFO init.cc:867 -> 5"]
+    lines += ["[1,4]<stdout>:dgx-b:4104:4174 [0] NCCL INFO init.cc:903 -> 5"]
+    v = verdict(tmp_path, {"mpirun.out": "\n".join(lines) + "\n"})
+    assert v.status == "failed"
+    assert v.initiating.all_ranks and v.initiating.confidence >= 0.9
+
+
+def _agent_console(failed_local: int, others: list[int], code: int = -9) -> str:
+    """torchrun's agent lines (torch 2.x format) for a worker that died; values new."""
+    lines = [f"W0302 11:04:19.{i:06d} 7711 torch/distributed/elastic/multiprocessing/api.py:897] "
+             f"Sending process {5500 + p} closing signal SIGTERM" for i, p in enumerate(others)]
+    lines.append(f"E0302 11:04:20.000100 7711 torch/distributed/elastic/multiprocessing/api.py:869] failed "
+                 f"(exitcode: {code}) local_rank: {failed_local} (pid: {5500 + failed_local}) of binary: /opt/py/bin/python")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_local_rank_is_the_rank_only_where_the_logs_show_one_machine(tmp_path):
+    console = _agent_console(3, [0, 1, 2])
+    v = verdict(tmp_path / "one", {"console.log": console})
+    assert v.initiating.kind == "rank" and v.initiating.rank == 3
+    # an NCCL communicator larger than the agent's four workers: several machines, rank unknown
+    nccl = "".join(f"gpu-a:{5500 + r}:{5600 + r} [{r}] NCCL INFO comm 0x5a{r}0 rank {r + 8} nranks 16 cudaDev {r} "
+                   f"busId {r}b000 commId 0x77 - Init COMPLETE\n" for r in range(4))
+    v = verdict(tmp_path / "two", {"console.log": nccl + console})
+    assert v.initiating.rank != 3

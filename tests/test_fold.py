@@ -241,3 +241,21 @@ def test_a_stamped_line_after_a_finished_traceback_is_no_aside():
     ev = _fold(lines)
     assert ev["line_no"].to_list() == [1, 2, 7]
     assert ev["message"][2].endswith("an indented detail of the stamped line")
+
+
+def test_a_message_printed_below_its_exception_line_is_part_of_it_up_to_a_break():
+    tb = ["Traceback (most recent call last):", '  File "run.py", line 4, in <module>', "    check()"]
+    # bare type line: the message lines below it, up to the blank line
+    ev = _fold([*tb, "AssertionError: ", "The installed driver is too old (found 470).",
+                "Please update the driver.", "", "next thing the job printed"])
+    assert ev["line_end"].to_list()[0] == 6 and ev["line_no"].to_list()[-1] == 8
+    # a message that ends in ":" goes on below; a stamped line ends it
+    ev = _fold(["ImportError: loading ext_ops failed because of:", "/opt/ext_ops.so: undefined symbol: _Zfoo",
+                "2024-05-01 12:00:01,000 - INFO - __main__ - retrying"])
+    assert ev["line_end"].to_list() == [2, 3]
+    # an ordinary exception line does not swallow the unstamped line after it
+    ev = _fold([*tb, "KeyError: 'labels'", "wandb: Waiting for W&B process to finish"])
+    assert ev["line_end"].to_list() == [4, 5]
+    # nor does an open message run on without end
+    ev = _fold([*tb, "ValueError:", *[f"detail {i}" for i in range(12)]])
+    assert ev["line_end"].to_list()[0] == 4 + 8

@@ -70,11 +70,34 @@ class FailureFacts:
         return self.exceptions[-1][0] if self.exceptions else None
 
 
+# where an exception's message ends: a blank line, a new traceback or frame, the chaining
+# separators, or the next exception line
+_MESSAGE_END = re.compile(
+    r"^(?:\s*\[[^\]]*\]:?)*\s*(?:$|Traceback \(most recent call last\)|File \"|During handling of|"
+    r"The above exception was)"
+)
+_MAX_CONTINUATION = 8
+
+
+def _continuation(text: str, end: int) -> str:
+    """The lines of a multi-line exception message after its first (Python prints
+    ``str(exc)`` verbatim: ``AssertionError:`` alone, then "The NVIDIA driver on your
+    system is too old" on the next line), joined with spaces."""
+    out: list[str] = []
+    for line in text[end:].split("\n")[1:_MAX_CONTINUATION + 1]:
+        if _MESSAGE_END.match(line) or _EXC_LINE.match(line):
+            break
+        out.append(line.strip())
+    return " ".join(out)
+
+
 def facts_of(text: str) -> FailureFacts:
     """Exception types and messages, errno and stack frames read from an event's text."""
     facts = FailureFacts(text=text)
     for m in _EXC_LINE.finditer(text):
-        facts.exceptions.append((m.group("type"), (m.group("msg") or "").strip()))
+        msg = (m.group("msg") or "").strip()
+        more = _continuation(text, m.end())
+        facts.exceptions.append((m.group("type"), f"{msg} {more}".strip() if more else msg))
     facts.frames = [f"{m.group('path')}:{m.group('func')}" for m in _FRAME.finditer(text)]
     for m in _ERRNO_NUM.finditer(text):
         num = int(m.group(1) or m.group(2))

@@ -180,6 +180,11 @@ def decide(
         all_ranks = True
         top.notes.append("a deterministic check raised before training: every rank runs it alike")
     all_ranks = all_ranks and not external  # stopped from outside: no rank to blame, nor a failure of every rank
+    if all_ranks:
+        # the same failure on every rank: its reports on the other ranks are that conclusion
+        # again, not rivals (four ranks' "Duplicate GPU" scored a quarter each and read
+        # inconclusive)
+        confidence = sum(h.score for h in hyps if h is top or h.category == top.category) / total
     if not (all_ranks or external):
         # a launcher's summary names a rank only where nothing concluded "all ranks" or "from outside"
         launcher_names_rank(con, top)

@@ -372,6 +372,41 @@ def launcher_names_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> None:
     if len(ranks) == 1:
         top.rank = ranks[0]
         top.notes.append(f"the launcher saw rank {top.rank} fail first")
+        return
+    local = _only_node_local_rank(con, top)
+    if local is not None:
+        top.rank = local
+        top.notes.append(f"the launcher names local rank {local}; the logs show one node and no rank beyond "
+                         f"its workers, so it is rank {local} (on a job of several nodes it would not be)")
+
+
+def _only_node_local_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> int | None:
+    """The local rank a torchrun agent says failed, as the global rank, where the logs
+    show one machine only: one node (or none named), and no rank, NCCL world size or
+    stated world size beyond the agent's own workers (the children its lines name)."""
+    if top.evidence is None:
+        return None
+    row = one(
+        con,
+        """WITH children AS (
+               SELECT count(DISTINCT attrs['child_pid']) AS n FROM events
+               WHERE kind IN ('torchrun.closing_signal', 'torchrun.worker_failed', 'torchrun.forced_kill')
+                 AND file = $file AND attrs['child_pid'] IS NOT NULL)
+           SELECT TRY_CAST(e.attrs['failed_local_rank'] AS INTEGER), (SELECT n FROM children),
+                  (SELECT count(DISTINCT node) FROM events WHERE node IS NOT NULL),
+                  (SELECT max(rank) FROM known_ranks),
+                  (SELECT max(nranks) FROM nccl_inits)
+           FROM events e WHERE e.file = $file AND e.line_no = $line AND e.kind = 'torchrun.worker_failed'""",
+        {"file": top.evidence.file, "line": top.evidence.line_no},
+    )
+    if row is None or row[0] is None or not row[1]:
+        return None
+    local, n_children, n_nodes, max_rank, world = row
+    if n_nodes > 1 or local >= n_children:
+        return None
+    if (max_rank is not None and max_rank >= n_children) or (world is not None and world > n_children):
+        return None
+    return int(local)
 
 
 

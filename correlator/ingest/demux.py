@@ -66,6 +66,10 @@ PREFIXES: tuple[Prefix, ...] = (
     # Lightning's rank_prefixed_message: "[rank: 1] Seed set to 42" (the global rank)
     Prefix("lightning_rank", r"^\[rank: (?P<rank>\d+)\] ", "["),
     Prefix("srun_label", r"^ *(?P<task>\d+): ", " 0123456789"),
+    # a runner that tags each child's lines with its name and stream (milabench:
+    # "opt-1_3b.0 [stderr] ..."): the name is a run's, not a host's or a rank's
+    Prefix("stream_tag", r"^[\w][\w.-]* \[(?:stdout|stderr)\] ",
+           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"),
     # torchrun --log-line-prefix-template "${hostname}:${rank}: " (docs/formats/wrappers.md)
     Prefix("host_rank", rf"^(?P<host>{_HOSTNAME}):(?P<rank>\d+): ", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
     # pdsh: "<host>: " — accepted only for tokens that look like hosts (see _pdsh_ok)

@@ -68,6 +68,7 @@ _EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fa
 # An exception whose message begins with a newline ("raise ValueError('\\nYou selected ...')")
 # prints its type alone; the message is the next line, unindented.
 _BARE_EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Failure):\s*$"
+_MESSAGE_LINES = 8  # a message printed below its exception line is a few lines at most
 
 # A log record that may carry its exception below it: Python's logging prints
 # ``logger.exception(msg)`` / ``exc_info=True`` as the formatted record, then the
@@ -178,7 +179,23 @@ def continuation_flags(
     # message ("KeyError: Caught KeyError in DataLoader worker process 1." then
     # "Original Traceback (most recent call last):" and the worker's frames)
     reraised = pl.col("orig_tb") & prev(pl.col("exc_line")).fill_null(False)
-    message_below = prev(pl.col("bare_exc")).fill_null(False) & ~blank & pl.col("ts").is_null()
+    # An exception's message printed below its type line: "AssertionError:" alone, or a
+    # message that ends in ":" ("... because of the following error (look up to see its
+    # traceback):"), then the message's lines, unindented and unstamped, up to a blank or
+    # stamped line, a frame, a traceback, another exception line, or _MESSAGE_LINES lines
+    idx = within(pl.int_range(pl.len()))
+    opens_message = pl.col("bare_exc") | (pl.col("exc_line") & pl.col("opens"))
+    breaks = blank | pl.col("ts").is_not_null() | tb_start | pl.col("frame") | pl.col("exc_line")
+    opened_at = within(
+        pl.when(opens_message).then(idx)
+        .when(breaks).then(pl.lit(None, dtype=pl.Int64).fill_null(-_MESSAGE_LINES - 1))
+        .otherwise(pl.lit(None, dtype=pl.Int64))
+        .forward_fill()
+    )
+    message_below = (
+        (idx - prev(opened_at) <= _MESSAGE_LINES).fill_null(False)
+        & ~blank & pl.col("ts").is_null() & ~pl.col("exc_line") & ~tb_start & ~pl.col("frame")
+    )
     cont = ((blank | indented | pl.col("shapes") | tb_chained | bar_after_chain
              | (block & ~opener)).fill_null(False)
             & ~headless | tb_of_record | reraised.fill_null(False) | message_below)
