@@ -842,3 +842,79 @@ def test_a_local_rank_is_the_rank_only_where_the_logs_show_one_machine(tmp_path)
                    f"busId {r}b000 commId 0x77 - Init COMPLETE\n" for r in range(4))
     v = verdict(tmp_path / "two", {"console.log": nccl + console})
     assert v.initiating.rank != 3
+
+
+def test_the_launchers_first_report_of_a_death_is_the_first_deviating_line(tmp_path):
+    # torch 2.x agent: its exit line, then the ChildFailedError table naming the same pid
+    # (global rank 6 = node 1's local rank 2); values new
+    console = (
+        "W0302 11:04:19.000100 7711 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 9102 "
+        "closing signal SIGTERM\n"
+        "E0302 11:04:19.400100 7711 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -11) "
+        "local_rank: 2 (pid: 9104) of binary: /opt/py/bin/python\n"
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+        "============================================================\n"
+        "train.py FAILED\n"
+        "------------------------------------------------------------\n"
+        "Failures:\n"
+        "[1]:\n  time      : 2026-03-02_11:04:19\n  host      : box-b\n  rank      : 4 (local_rank: 0)\n"
+        "  exitcode  : -15 (pid: 9102)\n  error_file: <N/A>\n  traceback : Signal 15 (SIGTERM) received by PID 9102\n"
+        "------------------------------------------------------------\n"
+        "Root Cause (first observed failure):\n"
+        "[0]:\n  time      : 2026-03-02_11:04:19\n  host      : box-b\n  rank      : 6 (local_rank: 2)\n"
+        "  exitcode  : -11 (pid: 9104)\n  error_file: <N/A>\n  traceback : Signal 11 (SIGSEGV) received by PID 9104\n"
+        "============================================================\n"
+    )
+    v = verdict(tmp_path, {"node-1/console.log": console})
+    assert v.initiating.rank == 6
+    assert "failed (exitcode: -11) local_rank: 2" in v.first_deviating.text
+
+
+def test_an_unprefixed_abort_takes_the_rank_spawn_names_and_stays_the_first_line(tmp_path):
+    # a child's C++ abort on the shared stderr, then mp.spawn's parent naming the child
+    # (torch 2.13 formats; values new)
+    console = (
+        "terminate called after throwing an instance of 'gloo::EnforceNotMet'\n"
+        "  what():  [enforce fail at /__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:456] "
+        "op.preamble.length <= op.nbytes. 96 vs 64. Received data size doesn't match expected size. Is there a "
+        "distributed collective mismatch in your code?\n"
+        "W0302 10:00:03.020000 812 torch/multiprocessing/spawn.py:165] Terminating process 815 via signal SIGTERM\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/job/main.py", line 88, in <module>\n'
+        "    mp.spawn(worker, args=(4,), nprocs=4)\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 192, in join\n'
+        "    raise ProcessExitedException(\n"
+        "torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with signal SIGABRT\n"
+    )
+    v = verdict(tmp_path, {"console.log": console})
+    assert v.initiating.kind == "rank" and v.initiating.rank == 3
+    assert "Received data size" in v.first_deviating.text
+
+
+def test_a_kill_the_rank_trained_on_after_in_the_next_attempt_is_not_the_end(tmp_path):
+    # torchrun --max-restarts 1 --log-dir: attempt 0's local rank 1 is SIGKILLed, the group
+    # restarts, every rank trains on in attempt_1, then rank 0's loss goes non-finite
+    agent = (
+        "E0302 09:00:10.500000 400 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -9) "
+        "local_rank: 1 (pid: 501) of binary: /opt/py/bin/python\n"
+        "E0302 09:00:30.700000 400 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+        "local_rank: 0 (pid: 610) of binary: /opt/py/bin/python\n"
+    )
+
+    def steps(rank: int, first: int, last: int, t0: int) -> str:
+        return "".join(f"2026-03-02 09:00:{t0 + i:02d},100 INFO [rank{rank}] fit: step {s} loss 0.{80 - s}\n"
+                       for i, s in enumerate(range(first, last + 1)))
+
+    files = {"launcher.log": agent}
+    for r in (0, 1):
+        files[f"logs/run_x/attempt_0/{r}/stderr.log"] = steps(r, 1, 5, 2)
+        files[f"logs/run_x/attempt_1/{r}/stderr.log"] = steps(r, 5, 12, 16)
+    files["logs/run_x/attempt_1/0/stderr.log"] += (
+        "[rank0]: Traceback (most recent call last):\n"
+        '[rank0]:   File "/srv/fit.py", line 61, in <module>\n'
+        "[rank0]:     check(loss)\n"
+        "[rank0]: FloatingPointError: loss became nan at step 13\n"
+    )
+    v = verdict(tmp_path, files)
+    assert v.root_cause.category == "nan_divergence"
+    assert v.initiating.rank == 0

@@ -190,7 +190,8 @@ def decide(
         launcher_names_rank(con, top)
     witness_only = False
     late = None
-    if top.category == "rendezvous" and top.rank is None and top.rule is not None and not known_ranks:
+    if (top.category == "rendezvous" and top.rank is None and top.rule is not None and not known_ranks
+            and top.rule.rule.scope != "job"):  # a store that never started is no late node's
         # agents only, no worker started: the reports are witnesses of a node that did not join
         late = late_node(con, datetime.fromtimestamp(top.ts, UTC) if top.ts is not None else None)
         all_ranks, external, witness_only = False, late is not None, late is None
@@ -242,6 +243,11 @@ def decide(
         # the inference cites the rank's own deed (its error, its early finish): that is its
         # deviation, unless the rank deviated earlier still (a warning before the error)
         verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody)
+    elif chosen is not None and top.evidence is not None and top.evidence.rank is None and init_rank is not None \
+            and top.evidence.file == chosen["file"] and top.evidence.line_no < chosen["line_no"]:
+        # the root cause's own line printed without a rank (a C++ abort on a shared stderr),
+        # whose rank a launcher line below it gave: it comes first
+        verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody)
     elif chosen is not None:
         verdict.first_deviating = _first_deviating(con, chosen)
     elif top.evidence is not None and (top.rule is not None or top.inference is None):
@@ -250,7 +256,31 @@ def decide(
         odd = _odd_collective_frame(con, top, init_rank) or first_odd_line(con, init_rank)
         if odd is not None:
             verdict.first_deviating = _first_deviating(con, odd)
+    _no_later_than_the_first_report(con, verdict, top, root_rows, init_rank)
     return verdict
+
+
+def _no_later_than_the_first_report(
+    con: duckdb.DuckDBPyConnection, verdict: Verdict, top: Hyp, root_rows: list[dict], init_rank: int | None
+) -> None:
+    """The first deviating line comes no later than the winning rule's first report about
+    the winning rank. A launcher reports one death twice (its ``failed (exitcode: -11)
+    local_rank: 1`` line, then the table entry), and deviation, which compares lines with
+    their digits masked, finds the first the same as a healthy worker's exit line."""
+    fd = verdict.first_deviating
+    if fd is None or top.rule is None or init_rank is None:
+        return
+    reports = [r for r in root_rows if r["rule_id"] == top.rule.rule.id and r["rank"] == init_rank]
+    # in the first deviating line's own file, line order; elsewhere a clearly earlier stamp
+    # (a launcher's table cuts its time to the second)
+    here = [r for r in reports if r["file"] == fd.file and r["line_no"] < fd.line_no]
+    there = [r for r in reports if r["file"] != fd.file and r.get("ts_aligned") is not None and fd.ts is not None
+             and (fd.ts - r["ts_aligned"]).total_seconds() > 1]
+    first = min(here, key=lambda r: r["line_no"]) if here else min(
+        there, key=lambda r: r["ts_aligned"]) if there else None
+    if first is not None:
+        verdict.first_deviating = _first_deviating(
+            con, {**first, "subject_rank": init_rank, "why": "the first report of the root cause about this rank"})
 
 
 def _agrees(h: Hyp, top: Hyp) -> bool:

@@ -146,7 +146,28 @@ def hypotheses(
         out.append(h)
     out.extend(_inferred_hypotheses(con))
     own_error_first(out)
+    _survived_by_their_rank(con, out)
     return out
+
+
+SURVIVED_S = 5.0  # trained on this long after its evidence: the rank went on (failure_evidence's margin)
+
+
+def _survived_by_their_rank(con: duckdb.DuckDBPyConnection, hyps: list[Hyp]) -> None:
+    """A rule's cause its own rank trained on after (torchrun restarted the worker group and
+    the rank resumed in attempt_1, a retried step) did not end the run: it stays a
+    hypothesis, a weak one, behind the failure the run did not survive."""
+    if len(hyps) < 2:
+        return
+    last = dict(con.execute("SELECT rank, epoch(t) FROM last_progress WHERE rank IS NOT NULL AND t IS NOT NULL")
+                .fetchall())
+    for h in hyps:
+        if h.rule is None or h.rank is None or h.ts is None or last.get(h.rank) is None:
+            continue
+        if last[h.rank] > h.ts + SURVIVED_S:
+            h.base *= 0.2
+            h.notes.append(f"rank {h.rank} trained on after it (its last step {last[h.rank] - h.ts:.0f} s later): "
+                           "a failure it went on from, not the one that ended the run")
 
 
 def same_error_everywhere(h: Hyp, same: list[dict], known_ranks: list[int]) -> None:
@@ -367,7 +388,11 @@ def launcher_names_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> None:
         return
     ranks = [r for (r,) in con.execute(
         "SELECT DISTINCT rank FROM findings WHERE kind IN ('torchrun.worker_failed', 'mpi.first_failed') "
-        "AND rank IS NOT NULL"
+        "AND rank IS NOT NULL "
+        # mp.spawn's parent names the child (its spawn index, the rank the job passes on)
+        # whose death it raises, whether or not a rule placed that death
+        "UNION SELECT DISTINCT TRY_CAST(attrs['failed_rank'] AS INTEGER) FROM events "
+        "WHERE kind = 'python.spawn_child_exited' AND attrs['failed_rank'] IS NOT NULL"
     ).fetchall()]
     if len(ranks) == 1:
         top.rank = ranks[0]

@@ -424,6 +424,10 @@ SELECT DISTINCT TRY_CAST(attrs['child_pid'] AS INTEGER), node, TRY_CAST(attrs['c
 FROM events WHERE kind IN ('torchrun.closing_signal', 'torchrun.worker_failed', 'torchrun.failure_entry',
                            'torchrun.forced_kill', 'deepspeed.launcher_spawn', 'deepspeed.killing_subprocess')
   AND attrs['child_rank'] IS NOT NULL;
+-- a ChildFailedError table's entries: which global rank each child pid of an agent was
+CREATE OR REPLACE TEMP TABLE blame_child AS
+SELECT DISTINCT file, TRY_CAST(attrs['child_pid'] AS INTEGER) AS pid, TRY_CAST(attrs['failed_rank'] AS INTEGER) AS rank
+FROM events WHERE kind = 'torchrun.failure_entry' AND attrs['child_pid'] IS NOT NULL AND attrs['failed_rank'] IS NOT NULL;
 CREATE OR REPLACE TEMP TABLE blame_bus AS
 SELECT DISTINCT ltrim(lower(bus_id), '0') AS bus, node, rank FROM nccl_inits WHERE rank IS NOT NULL;
 -- Slurm task ids are global ranks when Slurm starts one task per rank: the job's
@@ -469,7 +473,13 @@ def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
     same_node = f"({alias}.node IS NULL OR x.node = {alias}.node)"
     if key.endswith("local_rank"):
         return (
-            f"coalesce(TRY_CAST({alias}.attrs['failed_rank'] AS INTEGER), (SELECT any_value(x.rank) FROM blame_local x "
+            # the table's own rank, else the rank ingest learned for the child's pid
+            # (attribute.sql's torchrun_children), else the agent's table entry for that pid,
+            # else a rank of that local rank on the node
+            f"coalesce(TRY_CAST({alias}.attrs['failed_rank'] AS INTEGER), TRY_CAST({alias}.attrs['child_rank'] AS INTEGER), "
+            f"(SELECT any_value(c.rank) FROM blame_child c WHERE c.file = {alias}.file "
+            f"AND c.pid = TRY_CAST({alias}.attrs['child_pid'] AS INTEGER)), "
+            f"(SELECT any_value(x.rank) FROM blame_local x "
             f"WHERE x.local_rank = TRY_CAST({val} AS INTEGER) AND {same_node}))"
         )
     if key.endswith("pid"):
