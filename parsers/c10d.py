@@ -53,11 +53,10 @@ PATTERNS = (
         "c10d.watchdog_timeout",
         triggers=("Watchdog caught collective operation timeout",),
         regex=(
-            # the work's details are optional: a paste wrapped or cut after "timeout:" is
-            # still the watchdog's timeout report
+            # a paste wrapped or cut right after "timeout:" is still the watchdog's report
             _PG + r" Watchdog caught collective operation timeout(?:: WorkNCCL\(SeqNum=(?P<seq_num>\d+), "
             r"OpType=(?P<op_type>\w+)(?:, NumelIn=(?P<numel_in>\d+), NumelOut=(?P<numel_out>\d+))?, "
-            r"Timeout\(ms\)=(?P<timeout_ms>\d+)\) ran for (?P<ran_for_ms>\d+) milliseconds)?"
+            r"Timeout\(ms\)=(?P<timeout_ms>\d+)\) ran for (?P<ran_for_ms>\d+) milliseconds|:\s*$)"
         ),
         source=SOURCE,
         level="ERROR",

@@ -259,3 +259,10 @@ def test_a_message_printed_below_its_exception_line_is_part_of_it_up_to_a_break(
     # nor does an open message run on without end
     ev = _fold([*tb, "ValueError:", *[f"detail {i}" for i in range(12)]])
     assert ev["line_end"].to_list()[0] == 4 + 8
+
+
+def test_a_launcher_table_without_borders_is_not_swallowed_by_its_exception():
+    # a pasted ChildFailedError whose "====" borders the paste lost: the entries stay events
+    ev = _fold(["torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "train.py FAILED",
+                "Failures:", "[1]:", "  time      : 2024-01-02_03:04:05", "  rank      : 1 (local_rank: 1)"])
+    assert ev["line_no"].to_list()[-1] == 4 and ev["line_end"].to_list()[-1] == 6

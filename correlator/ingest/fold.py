@@ -185,10 +185,10 @@ def continuation_flags(
     # stamped line, a frame, a traceback, another exception line, or _MESSAGE_LINES lines
     idx = within(pl.int_range(pl.len()))
     opens_message = pl.col("bare_exc") | (pl.col("exc_line") & pl.col("opens"))
-    # (a table border too: ChildFailedError's message is the launcher's table, whose
-    # entries are events of their own)
+    # (a table border too, or a header line ending in ":": ChildFailedError's message is
+    # the launcher's table, "Failures:" then "[1]:", whose entries are events of their own)
     breaks = (blank | pl.col("ts").is_not_null() | tb_start | pl.col("frame") | pl.col("exc_line")
-              | pl.col("shapes"))
+              | pl.col("shapes") | pl.col("opens"))
     opened_at = within(
         pl.when(opens_message).then(idx)
         .when(breaks).then(pl.lit(None, dtype=pl.Int64).fill_null(-_MESSAGE_LINES - 1))
