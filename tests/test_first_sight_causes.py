@@ -918,3 +918,35 @@ def test_a_kill_the_rank_trained_on_after_in_the_next_attempt_is_not_the_end(tmp
     v = verdict(tmp_path, files)
     assert v.root_cause.category == "nan_divergence"
     assert v.initiating.rank == 0
+
+
+_WATCHDOG = ("[E ProcessGroupNCCL.cpp:737] [Rank {r}] Watchdog caught collective operation timeout: "
+             "WorkNCCL(SeqNum=4410, OpType=ALLREDUCE, Timeout(ms)=900000) ran for 900412 milliseconds before "
+             "timing out.\n")
+_CUT_TRACEBACK = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/fit/run.py", line 51, in <module>\n'
+    "    loop.fit(cfg)\n"
+    '  File "/srv/fit/loop.py", line 203, in fit\n'
+    "    out = self.step(batch)\n"
+)
+
+
+def test_an_unplaced_traceback_below_its_streams_timeouts_is_their_end_not_a_cause(tmp_path):
+    v = verdict(tmp_path / "after", {"train.log": "".join(_WATCHDOG.format(r=r) for r in (2, 1)) + _CUT_TRACEBACK})
+    assert v.root_cause.category == "nccl_timeout_hang"
+    # the same traceback above the timeouts came first: it is the failure they waited on
+    before = _CUT_TRACEBACK + "ValueError: bad bucket layout\n" + "".join(_WATCHDOG.format(r=r) for r in (2, 1))
+    v = verdict(tmp_path / "before", {"train.log": before})
+    assert v.root_cause.category != "nccl_timeout_hang"
+
+
+def test_a_runtime_warn_outranks_a_traceback_cut_before_its_exception_line(tmp_path):
+    # a WARN no rule places (a CUDA call inside NCCL refused), then the traceback it raised
+    warn = "node-a:3301:3377 [1] misc/strongstream.cc:395 NCCL WARN Cuda failure 'operation not permitted when stream is capturing'\n"
+    v = verdict(tmp_path / "cut", {"train.log": warn + _CUT_TRACEBACK})
+    assert "NCCL WARN" in v.root_cause.evidence.text
+    # a traceback that says what failed stays the error that outranks the WARN above it
+    whole = warn + _CUT_TRACEBACK + "RuntimeError: unknown optimizer 'adamw_8bitx'\n"
+    v = verdict(tmp_path / "whole", {"train.log": whole})
+    assert "unknown optimizer" in v.root_cause.evidence.text

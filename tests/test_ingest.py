@@ -784,3 +784,29 @@ def pl_frame(hosts: list[str | None]):
 
     return pl.DataFrame({"node": [None] * len(hosts), "host_attr": hosts, "source": ["nccl"] * len(hosts)},
                         schema={"node": pl.Utf8, "host_attr": pl.Utf8, "source": pl.Utf8})
+
+
+def test_a_file_indented_as_a_block_is_read_as_if_it_were_not(tmp_path):
+    # a paste every line of which starts with the same spaces (a code block inside a list,
+    # a console that prints " <stamp> <line>"): its tracebacks still fold, its lines stay events
+    lines = [
+        "[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=88, "
+        "OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600512 milliseconds before timing out.",
+        "step 12 loss 0.48",
+        "Traceback (most recent call last):",
+        '  File "/srv/x/run.py", line 3, in <module>',
+        "    go()",
+        "ValueError: bad shard index 7",
+    ]
+    plain, indented = tmp_path / "plain", tmp_path / "indented"
+    plain.mkdir()
+    indented.mkdir()
+    (plain / "log.txt").write_text("\n".join(lines) + "\n")
+    (indented / "log.txt").write_text("\n".join("    " + ln for ln in lines) + "\n")
+    shapes = []
+    for d in (plain, indented):
+        (tmp_path / f"out-{d.name}").mkdir()
+        con = _timeline(d, tmp_path / f"out-{d.name}")
+        shapes.append(con.execute("SELECT line_no, line_end, kind FROM events ORDER BY line_no").fetchall())
+    assert shapes[0] == shapes[1]
+    assert shapes[1][-1][1] == 6  # the traceback is one event, ending at its exception line

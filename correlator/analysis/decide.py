@@ -14,7 +14,7 @@ from itertools import pairwise
 
 import duckdb
 
-from correlator.analysis.classifier import classify_failure
+from correlator.analysis.classifier import classify_failure, facts_of
 from correlator.analysis.evidence import cite, epoch, one, rows
 from correlator.analysis.first_odd import first_odd_line
 from correlator.analysis.hypotheses import (
@@ -113,8 +113,20 @@ def decide(
     # nothing reported one as an error (a paste of NCCL's lines alone)
     failures = rows(con, "SELECT * FROM failure_evidence ORDER BY coalesce(level = 'WARNING', false), "
                          "coalesce(ts_aligned, ts) NULLS LAST, file, line_no LIMIT 1")
+    if failures and failures[0]["level"] != "WARNING" and not _says_what_failed(con, failures[0]):
+        # ... unless the error does not say what failed (a traceback the paste cut before its
+        # exception line) and the runtime's WARN above it in the same file does
+        warn = rows(con, "SELECT * FROM failure_evidence WHERE level = 'WARNING' AND file = ? AND line_no < ? "
+                         "ORDER BY line_no LIMIT 1", [failures[0]["file"], failures[0]["line_no"]])
+        failures = warn or failures
     # echoes a worker printed (a launcher's SIGTERM to every child echoes nothing of the failure)
     worker_echoes = [r for r in collateral_rows if r["printed_by"] is not None]
+    # an unplaced error below an echo of its own stream is that echo's own end (the raise
+    # that follows a watchdog's timeout report, the traceback of a lost connection): a
+    # cause comes before the waits it causes
+    if failures and any(r["file"] == failures[0]["file"] and r["printed_by"] == failures[0]["rank"]
+                        and r["line_no"] < failures[0]["line_no"] for r in collateral_rows):
+        failures = []
     if failures and not worker_echoes and not any(h.rule is not None or h.inference is None for h in hyps):
         # an error the run did not survive, that no rule and no deviation placed
         # (one pasted traceback, every rank failing alike out of view); with echoes
@@ -545,6 +557,15 @@ def _missing(
                    "to see each rank's last collective")
     return out
 
+
+
+def _says_what_failed(con: duckdb.DuckDBPyConnection, row: dict) -> bool:
+    """The error names an exception, a signal or a message of its own (not a traceback cut
+    before its exception line)."""
+    text = with_message(con, row)["message"]
+    if "Traceback (most recent call last)" not in text and 'File "' not in text:
+        return True
+    return bool(facts_of(text).exceptions)
 
 
 def failure_hypothesis(con: duckdb.DuckDBPyConnection, row: dict) -> Hyp:

@@ -31,7 +31,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -112,6 +112,28 @@ class _StreamState:
     # (fi, line_no) of lines whose launcher prefix named a rank / pid / task that does
     # not fit its column (past 2^31, Unicode digits): read as NULL, reported by the caller
     bad_prefixes: list[tuple[int, int]] = field(default_factory=list)
+    # the whitespace every non-blank line of the file's first batch starts with (a paste
+    # indented as a block, a console that prints " <stamp> <line>"): not indentation of
+    # the log's own, which fold reads as "continues the line above"
+    indent: str | None = None
+
+
+def common_indent(lines: pl.Series) -> str:
+    """The leading whitespace all non-blank ``lines`` share ("" if any starts without)."""
+    lead = lines.filter(lines.str.strip_chars().str.len_bytes() > 0).str.extract(r"^([ \t]*)", 1)
+    if lead.len() == 0:
+        return ""
+    shortest = lead.str.len_chars().min()
+    if not shortest:
+        return ""
+    head = lead.str.slice(0, shortest)
+    return str(head[0]) if head.n_unique() == 1 else ""
+
+
+def _dedent(lines: pl.Series, state: _StreamState) -> pl.Series:
+    if state.indent is None:
+        state.indent = common_indent(lines)
+    return lines.str.strip_prefix(state.indent) if state.indent else lines
 
 
 def _stream_key(df: pl.DataFrame, files: _Files) -> pl.Expr:
@@ -714,7 +736,8 @@ def _file_events(
     carry: pl.Series | None = None  # raw lines of an event that may go on in the next batch
     carry_first = 0
     for n_batch, (batch, last) in enumerate(_with_last(batches)):
-        lines, first = batch.lines, batch.first_line_no
+        # (dedented before a carried tail of the batch before, which already is)
+        lines, first = _dedent(batch.lines, state), batch.first_line_no
         if carry is not None:
             lines, first, carry = pl.concat([carry, lines], rechunk=True), carry_first, None  # see read._concat
         if len(lines) == 0:
@@ -1004,7 +1027,7 @@ def _work_on_small(
                     continue
                 if size + b.n_bytes > opts.batch_bytes:
                     flush()
-                pending.append((index, f, b))
+                pending.append((index, f, replace(b, lines=_dedent(b.lines, _StreamState()))))
                 size += b.n_bytes
         flush()
     except Exception:  # one by one, where each file's own fallbacks apply
