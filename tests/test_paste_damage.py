@@ -32,7 +32,11 @@ NOT_LOGS = {"README.md", "truth.json", ".correlatorignore", "FIRST_SIGHT.txt"}
 # A paste the reporter's terminal already wrapped at 137 columns: its lines are wrap
 # pieces, so damaging them line by line (wrapping again, prefixing every piece) is
 # no paste that happens; it is read as it is (tests/test_hard_wrap.py).
-ALREADY_WRAPPED = {"public/open-r1-grpo-broadcast-timeout-wrapped/console.log"}
+ALREADY_WRAPPED = {
+    "public/open-r1-grpo-broadcast-timeout-wrapped/console.log",
+    # pasted wrapped at 183 columns (its README): wrapping it again cuts the pieces' pieces
+    "heldout10/y-nemo-speech13562-rank0-allgather-532341-vs-ranks-1-2-broadcast-532339/train.log",
+}
 ERROR_LEVELS = ("ERROR", "CRITICAL")
 TRUNCATED = ("python.traceback", "ERROR")  # what a traceback cut short still is
 
@@ -191,6 +195,10 @@ KNOWN_GAPS = {
         "a bare 'ValueError:' whose message line was cut off is no error event",
     ("heldout6/n-arjuna-slurm-cgroup-oom-kill-cgcnn/error_191.err", "cut_last"):
         "the shell's 'Killed' line alone, its slurmstepd oom-kill line cut off, is no error event",
+    ("captures9/x-ray-train-hang-r2-logfmt/rt/session_2026-12-05_21-43-48_821013_30504/logs/"
+     "worker-4141b8f8f742b5af51388a9754c9d435b4123700fbc324f793e88904-01000000-31717.err", "cut_header"):
+        "Ray's worker traceback without its header reads as a traceback beside the gloo timeout it reports "
+        "(an extra error event, none lost)",
 }
 
 
