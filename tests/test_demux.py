@@ -1,10 +1,16 @@
 """Wrapper prefixes (docs/formats/wrappers.md, docs/formats/torchrun-elastic.md §3)."""
 
 import polars as pl
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from correlator.ingest.demux import split_fused_mpi, split_glued_progress, strip_prefixes
+from correlator.ingest.demux import (
+    rank_in_record_head,
+    split_fused_mpi,
+    split_glued_progress,
+    strip_prefixes,
+)
 from correlator.timeline.shapes import shape_of
 
 
@@ -183,3 +189,20 @@ def test_demux_searches_are_digit_invariant():
 
     for regex in (demux._ANY_PREFIX, r"(?:it/s|s/it)[\],]", r"\]<std", r"\r"):
         assert digit_invariant(regex), regex
+
+
+@pytest.mark.parametrize(("line", "rank"), [
+    ("[2025-03-02 10:00:01,123][rank 3/8][INFO] step 10/500 loss 0.91", 3),
+    ("2025-03-02 10:00:01,123 rank12 WARNING ds: slow step", 12),
+    ("2025-03-02T10:00:01.5 | RANK=5 | epoch 1", 5),
+    ("[RANK 6] Epoch 2 | Batchsize: 32 | Steps: 118", 6),
+    ("rank 1 pid 4410 step 8 loss 1.40", 1),
+    # not a record's own rank field: c10d's process-group rank, words, a rank inside the text
+    ("[E ProcessGroupNCCL.cpp:737] [Rank 3] Watchdog caught collective operation timeout", None),
+    ("ranking metrics computed for 40 queries", None),
+    ("2025-03-02 10:00:01,123 INFO the leader is rank 4", None),
+    ("rank_zero_warn: deprecated", None),
+])
+def test_a_rank_field_at_a_records_head_names_its_rank(line, rank):
+    df = pl.DataFrame({"text": [line], "rank": pl.Series([None], dtype=pl.Int32)})
+    assert rank_in_record_head(df)["rank"][0] == rank

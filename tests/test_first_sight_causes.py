@@ -950,3 +950,35 @@ def test_a_runtime_warn_outranks_a_traceback_cut_before_its_exception_line(tmp_p
     whole = warn + _CUT_TRACEBACK + "RuntimeError: unknown optimizer 'adamw_8bitx'\n"
     v = verdict(tmp_path / "whole", {"train.log": whole})
     assert "unknown optimizer" in v.root_cause.evidence.text
+
+
+def _closed_by_peer(rank: int, port: int) -> str:
+    # gloo's report as torch 2.13 raises it (values new)
+    return (f"[rank{rank}]: Traceback (most recent call last):\n"
+            f'[rank{rank}]:   File "/srv/fit/loop.py", line 77, in step\n'
+            f"[rank{rank}]:     dist.all_reduce(grad)\n"
+            f"[rank{rank}]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] "
+            f"Connection closed by peer [10.1.2.3]:{port}\n")
+
+
+@pytest.mark.parametrize("quiet_has_lines", [True, False])
+def test_the_one_rank_its_peers_lost_without_a_word_of_its_own_died_of_a_kill(tmp_path, quiet_has_lines):
+    steps = "".join(f"step {s} loss 0.{90 - s}\n" for s in range(1, 6))
+    files = {f"rank{r}.log": steps + _closed_by_peer(r, 40100 + r) for r in (0, 2, 3)}
+    files["world.txt"] = "world_size=4\n"  # the job's own statement of its size: rank 1 may have no file
+    if quiet_has_lines:
+        files["rank1.log"] = steps
+    v = verdict(tmp_path, files)
+    assert v.initiating.rank == 1
+    assert v.root_cause.category == "oom"
+
+
+def test_ranks_named_by_their_records_rank_field_that_all_stop_short_were_stopped_from_outside(tmp_path):
+    # one console, the job's own logging format "[<stamp>][rank R/3][INFO]" (no launcher prefix)
+    lines = []
+    for step in range(1, 31):
+        for r in (2, 0, 1):
+            lines.append(f"[2025-06-01 04:10:{step + 10:02d},{100 + r:03d}][rank {r}/3][INFO] step {step}/300 "
+                         f"loss 1.{50 - step:02d}")
+    v = verdict(tmp_path, {"console.log": "\n".join(lines) + "\n"})
+    assert v.status == "failed" and v.initiating.kind == "external"

@@ -363,23 +363,36 @@ last_own AS (  -- else its last line: where it stopped, or the loop it was busy 
     GROUP BY rank
 ),
 picked AS (
-    SELECT o.rank, coalesce(f.k, l.k) AS k, f.rank IS NOT NULL AS finished FROM odd o
+    SELECT o.rank, coalesce(f.k, l.k) AS k, f.rank IS NOT NULL AS finished,
+           l.k IS NULL AND f.k IS NULL AS wordless
+    FROM odd o
     LEFT JOIN finished f ON f.rank = o.rank LEFT JOIN last_own l ON l.rank = o.rank
+),
+-- the peers lost their connection to it (no wait ran out): it died, and without a word
+lost_peer AS (
+    SELECT count(*) > 0 AND bool_and(category = 'nccl_network') AS yes FROM echoes
+    WHERE role = 'collateral' AND printed_by IS NOT NULL
 )
 SELECT 'odd_one_out',
        CASE WHEN (SELECT category FROM wait_kind) = 'rendezvous' THEN 'rendezvous'
-            WHEN p.finished THEN 'data_error' ELSE 'nccl_timeout_hang' END,
+            WHEN p.finished THEN 'data_error'
+            WHEN (SELECT yes FROM lost_peer) THEN 'oom' ELSE 'nccl_timeout_hang' END,
        p.rank, p.k.node, p.k.file, p.k.line_no, p.k.line_end,
        (SELECT min(t.message) FROM timeline_raw t WHERE t.file = p.k.file AND t.line_no = p.k.line_no),
        p.k.ts, 0.85,
        (SELECT count(*) FROM echoing) || ' other rank(s) report echoes (timeouts, lost peers) and it reports none; '
        || CASE WHEN p.finished THEN 'it finished while they still waited in a collective: its share of the data was shorter'
+               WHEN (SELECT yes FROM lost_peer) THEN 'they lost their connection to it and it printed no error: it died '
+                    || 'without a word, the signature of a SIGKILL (the OOM killer, most often; check dmesg)'
                ELSE 'the line shown is its last' END
+       || CASE WHEN p.wordless THEN '; it left no line of its own here' ELSE '' END
 FROM picked p
 WHERE (SELECT count(*) FROM known_ranks) >= 2
   AND (SELECT count(*) FROM odd) = 1
   AND (SELECT count(*) FROM echoing) = (SELECT count(*) FROM known_ranks) - 1
-  AND p.k IS NOT NULL;
+  -- a rank with no line at all is named too (its peers' reports are the evidence), where
+  -- they lost it (a closed connection); a wait that ran out is silent_rank's to name
+  AND (p.k IS NOT NULL OR (SELECT yes FROM lost_peer));
 
 
 -- store_key_awaited: a TCPStore wait names the keys it waited for, and a rank-scoped

@@ -123,6 +123,23 @@ def _pdsh_ok(host: pl.Expr) -> pl.Expr:
     return host.str.contains(r"\d") & ~host.str.contains(_NOT_HOSTS)
 
 
+# A rank field at the head of a job's own log record, after its stamp if it has one:
+# "[2026-12-05 22:08:12,671][rank 0/3][INFO] ...", "2026-12-05 21:47:16,646 rank0 INFO ...",
+# "[RANK 3] Epoch 0 | ...", "rank 1 pid 32450 step 4 ...". Not stripped (it is the record's
+# own text), only read where no wrapper named the rank. c10d's "[Rank N]" comes after its
+# source location, never first: that is a process group's rank, not the job's.
+_HEAD_RANK = (
+    r"(?i)^(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?[ \t]*(?:[|,-][ \t]*)?)?"
+    r"[\[(]?rank[ :=_]?(\d{1,6})(?: ?/ ?\d{1,6})?[\])]?(?:[\s:|,\[\]-]|$)"
+)
+
+
+def rank_in_record_head(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
+    """Fill ``rank`` (where null) from a rank field at the head of the line (``_HEAD_RANK``)."""
+    found = pl.col(text_col).str.extract(_HEAD_RANK, 1).cast(pl.Int32, strict=False)
+    return df.with_columns(pl.coalesce(pl.col("rank"), found).alias("rank"))
+
+
 def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series | None = None) -> pl.DataFrame:
     """Peel wrapper prefixes off ``text_col``; add the ``OUTPUT_COLUMNS``.
 

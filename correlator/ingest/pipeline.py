@@ -47,6 +47,7 @@ from correlator.ingest.classify import ATTR_TYPE, classify
 from correlator.ingest.demux import (
     SHAPE_CODE,
     join_hard_wraps,
+    rank_in_record_head,
     restrip_glued,
     split_fused_mpi,
     split_glued_progress,
@@ -241,6 +242,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     before = df.get_column("text").str.len_bytes()
     df = strip_prefixes(df, shapes=raw_shapes)
     _note_bad_prefixes(df, before, state)
+    df = rank_in_record_head(df)
     df = split_glued_progress(df, raw_shapes)
     df = restrip_glued(df)
 
