@@ -202,6 +202,7 @@ def test_demux_searches_are_digit_invariant():
     ("ranking metrics computed for 40 queries", None),
     ("2025-03-02 10:00:01,123 INFO the leader is rank 4", None),
     ("rank_zero_warn: deprecated", None),
+    ("[Rank 0 Error Snippet]:", None),  # Ray Train's error report heading
 ])
 def test_a_rank_field_at_a_records_head_names_its_rank(line, rank):
     df = pl.DataFrame({"text": [line], "rank": pl.Series([None], dtype=pl.Int32)})

@@ -982,3 +982,21 @@ def test_ranks_named_by_their_records_rank_field_that_all_stop_short_were_stoppe
                          f"loss 1.{50 - step:02d}")
     v = verdict(tmp_path, {"console.log": "\n".join(lines) + "\n"})
     assert v.status == "failed" and v.initiating.kind == "external"
+
+
+def test_every_rank_alike_cites_the_first_error_line_of_that_failure(tmp_path):
+    # the job's records name both ranks; DataLoader workers die of EMFILE first (unprefixed
+    # tracebacks), then the main process raises the descriptor error the verdict places
+    head = "".join(f"2025-04-01 11:00:0{r},100 [rank {r}] INFO fit: ulimit -n 64, sharing file_descriptor\n"
+                   for r in (1, 0))
+    worker = ("Traceback (most recent call last):\n"
+              '  File "/opt/py/lib/python3.11/multiprocessing/resource_sharer.py", line 142, in _serve\n'
+              "    conn, = self._listener.accept()\n"
+              "OSError: [Errno 24] Too many open files\n")
+    main = ("[rank0]: Traceback (most recent call last):\n"
+            '[rank0]:   File "/opt/py/lib/python3.11/multiprocessing/reduction.py", line 164, in recvfds\n'
+            "[rank0]:     raise RuntimeError('received %d items of ancdata' %\n"
+            "[rank0]: RuntimeError: received 0 items of ancdata\n")
+    v = verdict(tmp_path, {"console.log": head + worker * 3 + main})
+    assert v.root_cause.category == "config_error" and v.initiating.all_ranks
+    assert "Too many open files" in v.first_deviating.text

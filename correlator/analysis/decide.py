@@ -262,6 +262,11 @@ def decide(
         verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody)
     elif chosen is not None:
         verdict.first_deviating = _first_deviating(con, chosen)
+    elif (earlier := _earlier_error_in_its_file(con, top) if all_ranks else None) is not None:
+        # the same failure on every rank, whose first error lines came before the one the
+        # verdict cites (the workers' EMFILE before the main process's ancdata error)
+        verdict.first_deviating = _first_deviating(con, {
+            **earlier, "subject_rank": None, "why": "every rank failed alike: the first error line of that failure"})
     elif top.evidence is not None and (top.rule is not None or top.inference is None):
         verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody)
     elif top.inference is not None and init_rank is not None:
@@ -270,6 +275,17 @@ def decide(
             verdict.first_deviating = _first_deviating(con, odd)
     _no_later_than_the_first_report(con, verdict, top, root_rows, init_rank)
     return verdict
+
+
+def _earlier_error_in_its_file(con: duckdb.DuckDBPyConnection, top: Hyp) -> dict | None:
+    """The first error line above the winner's evidence in the same file that the run did
+    not survive (``failure_evidence``: no echo, no context, no warning)."""
+    ev = top.evidence
+    if ev is None:
+        return None
+    found = rows(con, "SELECT * FROM failure_evidence WHERE file = ? AND line_no < ? AND level IN ('ERROR', 'CRITICAL') "
+                      "ORDER BY line_no LIMIT 1", [ev.file, ev.line_no])
+    return found[0] if found else None
 
 
 def _no_later_than_the_first_report(

@@ -128,15 +128,20 @@ def _pdsh_ok(host: pl.Expr) -> pl.Expr:
 # "[RANK 3] Epoch 0 | ...", "rank 1 pid 32450 step 4 ...". Not stripped (it is the record's
 # own text), only read where no wrapper named the rank. c10d's "[Rank N]" comes after its
 # source location, never first: that is a process group's rank, not the job's.
+_STAMP_HEAD = r"(?i)^(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?[ \t]*(?:[|,-][ \t]*)?)?"
+_RANK_NO = r"rank[ :=_]?(\d{1,6})(?: ?/ ?\d{1,6})?"
+# a bracketed field closes right after its number ("[Rank 0 Error Snippet]:" is a heading);
+# a bare one ends at a separator
 _HEAD_RANK = (
-    r"(?i)^(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?[ \t]*(?:[|,-][ \t]*)?)?"
-    r"[\[(]?rank[ :=_]?(\d{1,6})(?: ?/ ?\d{1,6})?[\])]?(?:[\s:|,\[\]-]|$)"
+    _STAMP_HEAD + r"\[" + _RANK_NO + r"\]",
+    _STAMP_HEAD + r"\(" + _RANK_NO + r"\)",
+    _STAMP_HEAD + _RANK_NO + r"(?:[\s:|,-]|$)",
 )
 
 
 def rank_in_record_head(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
     """Fill ``rank`` (where null) from a rank field at the head of the line (``_HEAD_RANK``)."""
-    found = pl.col(text_col).str.extract(_HEAD_RANK, 1).cast(pl.Int32, strict=False)
+    found = pl.coalesce(pl.col(text_col).str.extract(rx, 1) for rx in _HEAD_RANK).cast(pl.Int32, strict=False)
     return df.with_columns(pl.coalesce(pl.col("rank"), found).alias("rank"))
 
 
