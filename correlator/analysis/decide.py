@@ -279,13 +279,18 @@ def decide(
 
 def _earlier_error_in_its_file(con: duckdb.DuckDBPyConnection, top: Hyp) -> dict | None:
     """The first error line above the winner's evidence in the same file that the run did
-    not survive (``failure_evidence``: no echo, no context, no warning)."""
+    not survive (``failure_evidence``: no echo, no context, no warning) and that says the
+    same failure (the classifier places it in the verdict's category)."""
     ev = top.evidence
     if ev is None:
         return None
-    found = rows(con, "SELECT * FROM failure_evidence WHERE file = ? AND line_no < ? AND level IN ('ERROR', 'CRITICAL') "
-                      "ORDER BY line_no LIMIT 1", [ev.file, ev.line_no])
-    return found[0] if found else None
+    for row in rows(con, "SELECT * FROM failure_evidence WHERE file = ? AND line_no < ? "
+                         "AND level IN ('ERROR', 'CRITICAL') ORDER BY line_no LIMIT 50", [ev.file, ev.line_no]):
+        # the same failure: an exception the classifier places in the verdict's category
+        c = classify_failure(with_message(con, row)["message"], None)
+        if c is not None and c.category == top.category and c.entry.id != "python-exception":
+            return row
+    return None
 
 
 def _no_later_than_the_first_report(
