@@ -29,7 +29,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -205,6 +205,95 @@ def lines_as_events(
     series = pl.Series("text", lines, dtype=pl.Utf8)
     ev = _lines_to_events(series, 1, file, facts_from_path(file), job, tz, _StreamState())
     return _plain_strings(_to_part(ev)).drop_columns(list(PART_EXTRAS))
+
+
+# The columns ``AppendParser`` hands back: what a live view needs of an event.
+LIVE_COLUMNS = ("file", "line_no", "line_end", "rank", "local_rank", "node", "source", "ts", "ts_estimated", "level",
+                "kind", "template", "message", "attrs")
+
+
+class AppendParser:
+    """Stage 1 over lines as they are appended to followed files (``correlator watch``).
+
+    The per-file stages of ``ingest`` (prefixes, stamps, folding, classification,
+    templates), run once per poll over every file that grew, as one batch of several
+    files: a batch's fixed cost (~20 ms) is paid once a poll, not once a file. Each
+    file keeps its index for good, so its streams keep their identity from one poll
+    to the next, and the stamps a batch leaves carry into the next (``_StreamState``).
+    A file's last event may go on in its next lines (a traceback being written): its
+    lines are kept and parsed again with them, and meanwhile it is handed back with
+    ``pending`` set; ``parse(..., flush=...)`` takes it as finished. Nothing learned
+    across files (stage 2) is applied: the final verdict comes from ``analyze``.
+    """
+
+    def __init__(self, job: str, tz: str = "UTC") -> None:
+        self.job, self.tz = job, tz
+        self._rels: list[str] = []
+        self._facts: list[PathFacts] = []
+        self._index: dict[str, int] = {}
+        self._state = _StreamState()
+        self._carry: dict[int, tuple[int, pl.Series]] = {}  # file index -> (first line no, lines)
+
+    def _fi(self, rel: str) -> int:
+        if rel not in self._index:
+            self._index[rel] = len(self._rels)
+            self._rels.append(rel)
+            self._facts.append(facts_from_path(rel))
+        return self._index[rel]
+
+    def forget(self, rel: str) -> None:
+        """Drop what is carried for ``rel`` (truncated: its line numbers start again)."""
+        if rel in self._index:
+            self._carry.pop(self._index[rel], None)
+
+    def carried(self) -> list[str]:
+        """The files whose last event is still held back."""
+        return [self._rels[i] for i in self._carry]
+
+    def parse(self, new: dict[str, tuple[int, pl.Series]], flush: tuple[str, ...] = ()) -> pl.DataFrame:
+        """Events of the lines ``new`` gives per file (first line number, lines), in the
+        order of files and lines; ``LIVE_COLUMNS`` plus ``pending``. ``flush``: files
+        whose held-back event is taken as finished (they went quiet)."""
+        pieces: list[tuple[int, int, pl.Series]] = []
+        wanted = {self._fi(rel) for rel in (*new, *flush)}
+        for fi in sorted(wanted):
+            rel = self._rels[fi]
+            first, lines = new.get(rel, (None, None))
+            carry = self._carry.pop(fi, None)
+            if carry is not None:
+                if lines is not None and carry[0] + len(carry[1]) != first:  # a gap: start again
+                    carry = None
+                else:
+                    first = carry[0]
+                    lines = carry[1] if lines is None else pl.concat([carry[1], lines], rechunk=True)
+            if lines is not None and len(lines):
+                pieces.append((fi, first, lines))
+        if not pieces:
+            return pl.DataFrame(schema={c: pl.Null for c in (*LIVE_COLUMNS, "pending")}).head(0)
+        df = pl.DataFrame({
+            "fi": pl.concat([pl.repeat(fi, len(lines), dtype=pl.UInt32, eager=True) for fi, _, lines in pieces]),
+            "line_no": pl.concat([pl.int_range(first, first + len(lines), dtype=pl.Int64, eager=True)
+                                  for _, first, lines in pieces]),
+            "text": pl.concat([lines.alias("text") for _, _, lines in pieces]),
+        })
+        try:
+            ev = _events(df, _Files(self._rels, self._facts), self.job, self.tz, self._state)
+        except Exception:  # a parser bug must not stop the follower: these lines go unparsed
+            return pl.DataFrame(schema={c: pl.Null for c in (*LIVE_COLUMNS, "pending")}).head(0)
+        ev = ev.select(*LIVE_COLUMNS).with_columns(pl.lit(False).alias("pending"))
+        held = []
+        for fi, first, lines in pieces:
+            rel = self._rels[fi]
+            if rel in flush and rel not in new:
+                continue
+            mine = ev.filter(pl.col("file") == rel)
+            cut = _unfinished_event(mine, first, len(lines))
+            if cut is not None and lines.slice(cut - first).str.len_bytes().sum() <= _MAX_CARRY_BYTES:
+                self._carry[fi] = (cut, lines.slice(cut - first))
+                held.append((pl.col("file") == rel) & (pl.col("line_no") >= cut))
+        if held:
+            ev = ev.with_columns(pl.any_horizontal(held).alias("pending"))
+        return ev
 
 
 def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamState) -> pl.DataFrame:
@@ -1087,6 +1176,13 @@ def _ignore_patterns(target: str | Path, exclude: tuple[str, ...]) -> list[str]:
     return patterns
 
 
+def ignore_rule(target: str | Path, exclude: tuple[str, ...]) -> Callable[[str], str | None]:
+    """The pattern (``--exclude``, the target's ``.correlatorignore``) that leaves a
+    relative path out, as ingest reads them (for files found while following a job)."""
+    patterns = _ignore_patterns(target, exclude)
+    return lambda rel: _ignored(rel, patterns)
+
+
 def _ignored(rel: str, patterns: list[str]) -> str | None:
     name = rel.rsplit("/", 1)[-1]
     for pat in patterns:
@@ -1129,6 +1225,11 @@ def _apply_ignores(
             # not silent: the problems view lists it (no stderr warning: the user asked)
             problems.items.append(Problem(f.rel, f"excluded by pattern {pat!r}", "not read"))
     return kept
+
+
+def job_name(target: str | Path) -> str:
+    """The job's name when none is given: the target's (``stdin`` for ``-``)."""
+    return _job_name(target)
 
 
 def _job_name(target: str | Path) -> str:
