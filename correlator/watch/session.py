@@ -60,6 +60,7 @@ class WatchOptions:
     idle_s: float = 600.0
     settle_s: float = 1.0  # quiet after an error line before the analysis runs
     end_settle_s: float = 3.0  # quiet after the launcher's exit line before the end
+    unknown_hold_s: float = 5.0  # a failure no process is named for waits this long for one
     rescan_s: float = 2.0
     rule: Rule = field(default_factory=Rule)
     rules_dirs: tuple[str, ...] = ()
@@ -126,6 +127,7 @@ class Session:
         self._probe_due: float | None = None
         self._probe_first: float | None = None
         self._last_probe: float | None = None
+        self._unknown_since: float | None = None
         self._status_key: tuple | None = None
         self.ended: str | None = None
 
@@ -198,10 +200,22 @@ class Session:
         self._probe_due = self._probe_first = None
         self._last_probe = now
         verdict = self.probe.verdict()
-        if verdict is not None:
-            v = self.alerts.from_verdict(verdict, self.progress)
-            if v is not None:
-                self.sink.alert(v)
+        if verdict is None:
+            return
+        if verdict.status == "failed" and verdict.initiating is not None and verdict.initiating.kind == "unknown":
+            # the logs so far name no process: the lines that would (a prefixed copy, the
+            # launcher's table) often follow within seconds; told only if they do not
+            if self._unknown_since is None:
+                self._unknown_since = now
+            if now - self._unknown_since < self.opts.unknown_hold_s:
+                self._probe_due = self._unknown_since + self.opts.unknown_hold_s
+                self._probe_first = now
+                return
+        else:
+            self._unknown_since = None
+        v = self.alerts.from_verdict(verdict, self.progress)
+        if v is not None:
+            self.sink.alert(v)
 
     # ------------------------------------------------------------------ status and end
 
