@@ -35,12 +35,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from replay import Replay  # noqa: E402
+from replay import Replay
 
-from correlator.analysis.analyze import analyze  # noqa: E402
-from correlator.ingest import IngestOptions  # noqa: E402
-from correlator.verdict import RunningVerdict, Verdict  # noqa: E402
-from correlator.watch.session import Collect, Session, WatchOptions  # noqa: E402
+from correlator.analysis.analyze import analyze
+from correlator.ingest import IngestOptions
+from correlator.verdict import RunningVerdict, Verdict
+from correlator.watch.session import Collect, Session, WatchOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 
