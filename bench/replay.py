@@ -2,8 +2,9 @@
 
 A stamped line is written at its stamp, an unstamped one right after its
 predecessor in the same file; times are relative to the job's first stamp, sped up
-by ``--speed``. The stamps are read by ingest's own per-file stages
-(``lines_as_events``), so the replay times are the times ``analyze`` reads.
+by ``--speed``. The stamps are the ones ``analyze`` reads, after its clock
+alignment (``ts_aligned``: a node whose clock ran 40 s ahead replays its lines when
+they were really written, not 40 s late), taken from the analysis's own timeline.
 
 Two ways to run it:
 
@@ -24,12 +25,15 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from correlator.ingest import lines_as_events
+from correlator.analysis.analyze import analysis_open
+from correlator.ingest import IngestOptions, NothingToRead
 from correlator.ingest.discover import not_followed
+from correlator.ingest.pipeline import ignore_rule
 
 # A file whose stamps sit this far from the job's median is on another clock (a
 # year-less stamp, a dmesg boot clock): its lines replay as unstamped ones.
@@ -58,23 +62,27 @@ class Replay:
     out: Path | None = None
 
     @classmethod
-    def load(cls, src: Path, ignore: tuple[str, ...] = ("README.md", "truth.json", ".correlatorignore")) -> Replay:
+    def load(cls, src: Path) -> Replay:
+        stamps, ignored = _aligned_stamps(src)
         per_file: dict[str, list[tuple[bytes, datetime | None]]] = {}
         finished: list[str] = []
         for path in sorted(p for p in src.rglob("*") if p.is_file()):
             rel = path.relative_to(src).as_posix()
-            if path.name in ignore or rel.startswith("_"):
+            if ignored(rel) is not None:
                 continue
             raw = path.read_bytes()
             if not_followed(rel, raw[:8192]) is not None:
                 finished.append(rel)
                 continue
-            per_file[rel] = _stamped_lines(rel, raw)
-        stamps = sorted(ts for rows in per_file.values() for _, ts in rows if ts is not None)
-        if not stamps:
+            rows = raw.split(b"\n")
+            if rows and rows[-1] == b"":
+                rows.pop()
+            per_file[rel] = [(row + b"\n", stamps.get((rel, n))) for n, row in enumerate(rows, start=1)]
+        known = sorted(ts for rows in per_file.values() for _, ts in rows if ts is not None)
+        if not known:
             return cls(src, [], finished, False, None)
-        median = stamps[len(stamps) // 2]
-        near = [ts for ts in stamps if abs((ts - median).total_seconds()) <= _SAME_JOB_S]
+        median = known[len(known) // 2]
+        near = [ts for ts in known if abs((ts - median).total_seconds()) <= _SAME_JOB_S]
         origin = near[0]
         lines: list[_Line] = []
         for rel, rows in per_file.items():
@@ -146,19 +154,19 @@ class Replay:
         self.finish()
 
 
-def _stamped_lines(rel: str, raw: bytes) -> list[tuple[bytes, datetime | None]]:
-    """Each physical line with its own stamp (None: unstamped or estimated)."""
-    parts = raw.split(b"\n")
-    if parts and parts[-1] == b"":
-        parts.pop()
-    texts = [p.decode("utf-8", "replace").rstrip("\r") for p in parts]
-    stamps: list[datetime | None] = [None] * len(parts)
-    if texts:
-        ev = lines_as_events(texts, file=rel).select(["line_no", "ts", "ts_estimated"]).to_pylist()
-        for e in ev:
-            if e["ts"] is not None and not e["ts_estimated"] and 1 <= e["line_no"] <= len(parts):
-                stamps[e["line_no"] - 1] = e["ts"]
-    return [(p + b"\n", ts) for p, ts in zip(parts, stamps, strict=True)]
+def _aligned_stamps(src: Path) -> tuple[dict[tuple[str, int], datetime], Callable[[str], str | None]]:
+    """(file, line) -> the stamp ``analyze`` reads for that line, clock-aligned (lines
+    whose stamp is its own only), and the rule that leaves files out (.correlatorignore)."""
+    opts = IngestOptions(workers=1, echo_problems=False)
+    ignored = ignore_rule(src, ())
+    try:
+        with analysis_open(str(src), options=opts) as (_, con):
+            rows = con.execute(
+                "SELECT file, line_no, ts_aligned FROM events WHERE ts_aligned IS NOT NULL AND NOT ts_estimated"
+            ).fetchall()
+    except NothingToRead:
+        return {}, ignored
+    return {(f, n): ts for f, n, ts in rows}, ignored
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,7 +22,8 @@ The silence rule (``judge``; figures in bench/README.md):
   Intervals come from the lines' own stamps where two successive progress lines
   have them (reading cadence off arrival times would see a buffered writer's bursts),
   else from when the lines arrived.
-* Ranks that never printed progress (many trainers log on rank 0 only) are never late.
+* Ranks that never printed progress (many trainers log on rank 0 only) are never late,
+  and neither is a file whose lines name no rank (a pod's log holding several ranks).
 * A late rank is *silent* (an alert) when a peer of its family is not late and has
   progressed since, or when every rank of the family is late and it stopped at a
   lower step than most of them (its peers went one step on and then waited for it
@@ -196,7 +197,8 @@ class Progress:
         return max(self.rule.min_silence_s, self.rule.intervals * cadence)
 
     def judge(self, now: float) -> Judgement:
-        ranks = [rp for rp in self.ranks.values() if rp.count >= self.rule.min_progress]
+        # a file that names no rank (a pod's log of several ranks, a launcher's) is no rank
+        ranks = [rp for rp in self.ranks.values() if rp.count >= self.rule.min_progress and rp.rank is not None]
         if not ranks:
             return Judgement("starting")
         cadences = [c for rp in ranks if (c := rp.cadence()) is not None]

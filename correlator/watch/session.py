@@ -60,7 +60,7 @@ class WatchOptions:
     idle_s: float = 600.0
     settle_s: float = 1.0  # quiet after an error line before the analysis runs
     end_settle_s: float = 3.0  # quiet after the launcher's exit line before the end
-    unknown_hold_s: float = 5.0  # a failure no process is named for waits this long for one
+    unknown_hold_s: float = 3.0  # a failure no process is named for waits this long for one
     rescan_s: float = 2.0
     rule: Rule = field(default_factory=Rule)
     rules_dirs: tuple[str, ...] = ()
@@ -252,6 +252,8 @@ class Session:
         if self.ended:
             return True
         last = self.follower.last_growth if self.follower.last_growth is not None else self.started
+        if self._probe_due is not None and now - last < self.opts.idle_s:
+            return False  # an analysis is due: its alert comes before the post-mortem
         if self.exit_seen and not got and now - last >= self.opts.end_settle_s:
             self.ended = "the launcher's exit line"
         elif self.spool is not None and self.spool.ended.is_set() and not got and now - last >= self.opts.settle_s:
