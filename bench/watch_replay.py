@@ -40,6 +40,7 @@ from replay import Replay
 from correlator.analysis.analyze import analyze
 from correlator.ingest import IngestOptions
 from correlator.verdict import RunningVerdict, Verdict
+from correlator.watch.progress import Rule
 from correlator.watch.session import Collect, Session, WatchOptions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,7 +82,7 @@ def _same(alert: Verdict, final: Verdict) -> bool:
     return a.kind == f.kind
 
 
-def replay_one(folder: Path, work: Path, early_s: float = 5.0) -> Row | None:
+def replay_one(folder: Path, work: Path, early_s: float = 5.0, rule: Rule | None = None) -> Row | None:
     replay = Replay.load(folder)
     if not replay.stamped:
         return None
@@ -95,7 +96,8 @@ def replay_one(folder: Path, work: Path, early_s: float = 5.0) -> Row | None:
     assert origin is not None
     # --idle an hour: the replay measures the alerts, not when a quiet job is given up on
     # (a hang at the first collective is silent for its whole 10-minute timeout)
-    opts = WatchOptions(poll_s=1.0, idle_s=3600.0, ingest=IngestOptions(workers=1, echo_problems=False))
+    opts = WatchOptions(poll_s=1.0, idle_s=3600.0, rule=rule or Rule(),
+                        ingest=IngestOptions(workers=1, echo_problems=False))
     session = Session(str(out), sink, opts, clock=lambda: t, wall=lambda: origin + timedelta(seconds=t))
     finished = False
     while True:
@@ -156,16 +158,31 @@ def replay_one(folder: Path, work: Path, early_s: float = 5.0) -> Row | None:
     )
 
 
-def _stamped_folders(limit: int) -> list[Path]:
-    """The first ``limit`` scenario folders (sorted, top level first) whose logs carry stamps."""
+def _stamped_folders(limit: int, status: str | None = None, skip: int = 0) -> list[Path]:
+    """The first ``limit`` scenario folders (sorted, top level first) whose logs carry
+    stamps (and whose truth.json says ``status``, if given), after the first ``skip``."""
     found: list[Path] = []
     tops = sorted(p.parent for p in (ROOT / "sample_logs").glob("*/truth.json"))
     deeper = sorted(p.parent for p in (ROOT / "sample_logs").glob("*/*/truth.json"))
     for folder in tops + deeper:
-        if len(found) >= limit:
+        if len(found) >= limit + skip:
             break
+        if status is not None and json.loads((folder / "truth.json").read_text()).get("status") != status:
+            continue
         if Replay.load(folder).stamped:
             found.append(folder)
+    return found[skip:]
+
+
+def _hang_folders(limit: int) -> list[Path]:
+    """Stamped folders whose truth.json's category is a hang (``nccl_timeout_hang``)."""
+    found: list[Path] = []
+    for truth in sorted((ROOT / "sample_logs").glob("**/truth.json")):
+        if len(found) >= limit:
+            break
+        cause = json.loads(truth.read_text()).get("root_cause") or {}
+        if cause.get("category") == "nccl_timeout_hang" and Replay.load(truth.parent).stamped:
+            found.append(truth.parent)
     return found
 
 
@@ -173,14 +190,20 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folders", nargs="*", type=Path)
     ap.add_argument("--pick", type=int, default=0, help="take the first N stamped scenario folders")
+    ap.add_argument("--healthy", type=int, default=0, help="add the first N stamped healthy folders")
+    ap.add_argument("--hangs", type=int, default=0, help="add the first N stamped folders whose truth is a hang")
+    ap.add_argument("--min-silence", type=float, default=Rule().min_silence_s, help="the silence rule's floor")
     ap.add_argument("--early", type=float, default=5.0, help="seconds after the root-cause line still 'early'")
     ap.add_argument("--json", type=Path, help="write the rows as JSON")
     args = ap.parse_args(argv)
     folders = [f.resolve() for f in args.folders] + _stamped_folders(args.pick)
+    folders += [f for f in _stamped_folders(args.healthy, "healthy") if f not in folders]
+    folders += [f for f in _hang_folders(args.hangs) if f not in folders]
+    rule = Rule(min_silence_s=args.min_silence)
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="watch-replay-") as work:
         for folder in folders:
-            row = replay_one(folder, Path(work), args.early)
+            row = replay_one(folder, Path(work), args.early, rule)
             if row is None:
                 print(f"{folder.name}: no stamps, skipped", file=sys.stderr)
                 continue
