@@ -142,8 +142,8 @@ def status_line(s: dict) -> str:
         step = f" step {r['step']}" if r["step"] is not None else ""
         shown.append(f"{r['rank'].replace('rank ', 'r')}{step} {r['last_line_s']:.0f}s")
     more = f" +{len(ranks) - 8} more" if len(ranks) > 8 else ""
-    return (f"{len(ranks)} ranks, {s['files']} files | {state} | errors {s['errors']} | "
-            + "; ".join(shown) + more)
+    head = f"{len(ranks)} ranks, {s['files']} files | {state} | errors {s['errors']}"
+    return head + (" | " + "; ".join(shown) + more if shown else "")
 
 
 @click.command(name="watch")

@@ -270,30 +270,51 @@ class AppendParser:
                 pieces.append((fi, first, lines))
         if not pieces:
             return pl.DataFrame(schema={c: pl.Null for c in (*LIVE_COLUMNS, "pending")}).head(0)
-        df = pl.DataFrame({
-            "fi": pl.concat([pl.repeat(fi, len(lines), dtype=pl.UInt32, eager=True) for fi, _, lines in pieces]),
-            "line_no": pl.concat([pl.int_range(first, first + len(lines), dtype=pl.Int64, eager=True)
-                                  for _, first, lines in pieces]),
-            "text": pl.concat([lines.alias("text") for _, _, lines in pieces]),
-        })
+        counts = pl.DataFrame({"fi": [fi for fi, _, _ in pieces], "first": [first for _, first, _ in pieces],
+                               "n": [len(lines) for _, _, lines in pieces]}, schema={"fi": pl.UInt32,
+                               "first": pl.Int64, "n": pl.Int64})
+        df = counts.select(  # one frame for every file's lines, as _work_on_small builds it
+            pl.col("fi").repeat_by("n").explode(),
+            pl.int_ranges("first", pl.col("first") + pl.col("n"), dtype=pl.Int64).explode().alias("line_no"),
+        ).with_columns(pl.concat([lines for _, _, lines in pieces]).alias("text"))
         try:
             ev = _events(df, _Files(self._rels, self._facts), self.job, self.tz, self._state)
         except Exception:  # a parser bug must not stop the follower: these lines go unparsed
             return pl.DataFrame(schema={c: pl.Null for c in (*LIVE_COLUMNS, "pending")}).head(0)
-        ev = ev.select(*LIVE_COLUMNS).with_columns(pl.lit(False).alias("pending"))
-        held = []
+        ev = ev.select(*LIVE_COLUMNS)
+        finished = {self._rels[fi] for fi, _, _ in pieces if self._rels[fi] in flush and self._rels[fi] not in new}
+        cuts = {f: c for f, c in _unfinished_per_file(ev).items() if f not in finished}
         for fi, first, lines in pieces:
-            rel = self._rels[fi]
-            if rel in flush and rel not in new:
+            cut = cuts.get(self._rels[fi])
+            if cut is None:
                 continue
-            mine = ev.filter(pl.col("file") == rel)
-            cut = _unfinished_event(mine, first, len(lines))
-            if cut is not None and lines.slice(cut - first).str.len_bytes().sum() <= _MAX_CARRY_BYTES:
-                self._carry[fi] = (cut, lines.slice(cut - first))
-                held.append((pl.col("file") == rel) & (pl.col("line_no") >= cut))
-        if held:
-            ev = ev.with_columns(pl.any_horizontal(held).alias("pending"))
-        return ev
+            tail = lines.slice(cut - first)
+            if tail.str.len_bytes().sum() <= _MAX_CARRY_BYTES:
+                self._carry[fi] = (cut, tail)
+            else:
+                cuts.pop(self._rels[fi])
+        if not cuts:
+            return ev.with_columns(pl.lit(False).alias("pending"))
+        held = pl.DataFrame({"file": list(cuts), "_cut": list(cuts.values())}, schema={"file": pl.String,
+                                                                                      "_cut": pl.Int64})
+        return ev.join(held, on="file", how="left", maintain_order="left").with_columns(
+            (pl.col("line_no") >= pl.col("_cut")).fill_null(False).alias("pending")).drop("_cut")
+
+
+def _unfinished_per_file(ev: pl.DataFrame) -> dict[str, int]:
+    """``_unfinished_event`` for every file of a batch at once: file -> the first line of
+    its last event, where that event may go on in the file's next lines."""
+    if ev.height == 0:
+        return {}
+    last = ev.group_by("file").agg(
+        pl.col("line_no").gather(pl.col("line_end").arg_max()).first().alias("start"),
+        pl.col("line_end").max().alias("end"),
+    )
+    spanned = ev.join(last, on="file").filter(pl.col("line_no") < pl.col("start")).group_by("file").agg(
+        (pl.col("line_end").max() >= pl.col("start").first()).alias("spanned"))
+    last = last.join(spanned, on="file", how="left").filter(
+        ~pl.col("spanned").fill_null(False) & (pl.col("end") - pl.col("start") < _MAX_CARRY_LINES))
+    return dict(zip(last.get_column("file").to_list(), last.get_column("start").to_list(), strict=True))
 
 
 def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamState) -> pl.DataFrame:

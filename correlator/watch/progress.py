@@ -52,6 +52,7 @@ _STEP_ATTRS = ("step", "iter", "done")
 _COUNTER = re.compile(r"(?<![\d:.,\-])(\d{1,9})(?![\d:.,\-]|\.\d)")
 _NOT_PROGRESS_LEVELS = frozenset({"WARNING", "ERROR", "CRITICAL"})
 _LEARN_AFTER = 3  # occurrences with a growing counter before a template is progress
+_GIVE_UP = 12  # occurrences after which a template that never counted is not read again
 _MAX_TEMPLATES = 256  # per rank, templates watched for a counter (least recent dropped)
 _INTERVALS = 32  # per rank, recent intervals the median is taken over
 
@@ -72,6 +73,7 @@ class _Learning:
     nums: tuple[int, ...]
     positions: frozenset[int]
     streak: int = 0
+    seen: int = 1
 
 
 @dataclass
@@ -168,10 +170,12 @@ class Progress:
         template = ev.get("template")
         if not template or ev.get("level") in _NOT_PROGRESS_LEVELS or "\n" in message:
             return None, None
+        learning = rp.learning.get(template)
+        if learning is not None and learning.seen >= _GIVE_UP and template not in rp.learned:
+            return None, None  # its numbers never counted: not read again
         nums = tuple(int(m) for m in _COUNTER.findall(message))
         if not nums:
             return None, None
-        learning = rp.learning.get(template)
         if learning is None:
             if len(rp.learning) >= _MAX_TEMPLATES:
                 rp.learning.pop(next(iter(rp.learning)))
@@ -181,6 +185,7 @@ class Progress:
         rp.learning[template] = learning  # most recent last
         grew = frozenset(i for i in learning.positions
                          if len(nums) == len(learning.nums) and nums[i] > learning.nums[i])
+        learning.seen += 1
         learning.streak = learning.streak + 1 if grew else 0
         learning.positions = grew or frozenset(range(len(nums)))
         learning.nums = nums
