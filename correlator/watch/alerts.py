@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+import polars as pl
+
 from correlator.verdict import (
     Alert,
     AlertKind,
@@ -41,12 +43,13 @@ TRIGGER_LEVELS = frozenset({"ERROR", "CRITICAL"})
 TRIGGER_KINDS_PREFIX = ("kernel.xid", "kernel.gpu_fallen_off_bus", "kernel.nvrm", "kernel.oom_kill", "slurm.")
 
 
-def triggers(ev: dict) -> bool:
-    """Should this line make the analysis run again?"""
-    kind = ev.get("kind") or ""
-    if ev.get("level") in TRIGGER_LEVELS or kind.startswith(TRIGGER_KINDS_PREFIX):
-        return True
-    return ev.get("source") == "nccl" and ev.get("level") == "WARNING"  # NCCL WARN
+def trigger_mask() -> pl.Expr:
+    """The lines that make the analysis run again (a column of ``LIVE_COLUMNS`` events)."""
+    kind = pl.col("kind").fill_null("")
+    level = pl.col("level")
+    return (level.is_in(list(TRIGGER_LEVELS)).fill_null(False)
+            | pl.any_horizontal(kind.str.starts_with(p) for p in TRIGGER_KINDS_PREFIX)
+            | ((pl.col("source") == "nccl") & (level == "WARNING")).fill_null(False))  # NCCL WARN
 
 
 @dataclass

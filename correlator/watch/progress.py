@@ -42,6 +42,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
 
+import polars as pl
+
 PROGRESS_KINDS = frozenset({
     "app.step_metrics", "app.trainer_metrics", "app.epoch_progress", "app.epoch_progress_mmengine",
     "app.loss_record", "app.progress_bar",
@@ -53,6 +55,7 @@ _COUNTER = re.compile(r"(?<![\d:.,\-])(\d{1,9})(?![\d:.,\-]|\.\d)")
 _NOT_PROGRESS_LEVELS = frozenset({"WARNING", "ERROR", "CRITICAL"})
 _LEARN_AFTER = 3  # occurrences with a growing counter before a template is progress
 _GIVE_UP = 12  # occurrences after which a template that never counted is not read again
+_MAX_DEAD = 100_000
 _MAX_TEMPLATES = 256  # per rank, templates watched for a counter (least recent dropped)
 _INTERVALS = 32  # per rank, recent intervals the median is taken over
 
@@ -121,23 +124,51 @@ def rank_key(rank: int | None, local_rank: int | None, node: str | None, file: s
     return (f"rank {r}" if not node else f"rank {r}@{node}"), r
 
 
+def _key_expr() -> pl.Expr:
+    """``rank_key``'s key, as a column."""
+    r = pl.coalesce("rank", "local_rank").cast(pl.String)
+    node = pl.col("node")
+    return (pl.when(r.is_null()).then(pl.lit("file ") + pl.col("file"))
+            .when(node.is_null() | (node == "")).then(pl.lit("rank ") + r)
+            .otherwise(pl.lit("rank ") + r + pl.lit("@") + node))
+
+
 class Progress:
-    """Every rank's progress, fed event by event (``see``), judged at any time (``judge``)."""
+    """Every rank's progress, fed a poll's events at a time (``see_frame``), judged at any time (``judge``)."""
 
     def __init__(self, rule: Rule | None = None) -> None:
         self.rule = rule or Rule()
         self.ranks: dict[str, RankProgress] = {}
         self.job_last_at: float | None = None
         self.longest_pause = 0.0
+        self._dead: set[tuple[str, str]] = set()  # (rank key, template) that never counted
 
-    def see(self, ev: dict, now: float) -> bool:
-        """Take one event (LIVE_COLUMNS); True when it was a progress line."""
-        key, r = rank_key(ev.get("rank"), ev.get("local_rank"), ev.get("node"), ev["file"])
-        rp = self.ranks.get(key)
-        if rp is None:
-            rp = self.ranks[key] = RankProgress(key, r, ev.get("node"))
-        rp.seen_at = now
-        rp.lines += 1
+    def see_frame(self, ev: pl.DataFrame, now: float) -> None:
+        """Take a poll's new events (``LIVE_COLUMNS``): every rank's last line, and its
+        progress lines. Only the rows that may be progress reach Python: a progress
+        kind, or a line whose template may still turn out to count (a template whose
+        numbers never counted, ``_GIVE_UP`` times, is left in the frame)."""
+        if ev.height == 0:
+            return
+        keyed = ev.with_columns(_key_expr().alias("_key"), pl.coalesce("rank", "local_rank").alias("_r"))
+        for key, r, node, n in keyed.group_by("_key").agg(
+                pl.col("_r").first(), pl.col("node").first(), pl.len()).iter_rows():
+            rp = self.ranks.get(key)
+            if rp is None:
+                rp = self.ranks[key] = RankProgress(key, r, node)
+            rp.seen_at = now
+            rp.lines += n
+        maybe = pl.col("kind").is_in(list(PROGRESS_KINDS)).fill_null(False) | (
+            ~pl.col("level").is_in(list(_NOT_PROGRESS_LEVELS)).fill_null(False)
+            & pl.col("template").is_not_null() & ~pl.col("message").str.contains("\n", literal=True))
+        candidates = keyed.filter(maybe).with_columns(pl.col("template").cast(pl.String))  # an Enum per batch
+        if self._dead:
+            dead = pl.DataFrame(list(self._dead), schema={"_key": pl.String, "template": pl.String}, orient="row")
+            candidates = candidates.join(dead, on=["_key", "template"], how="anti", maintain_order="left")
+        for row in candidates.iter_rows(named=True):
+            self._see(row, self.ranks[row["_key"]], now)
+
+    def _see(self, ev: dict, rp: RankProgress, now: float) -> bool:
         family, step = self._progress(rp, ev)
         if family is None:
             return False
@@ -171,8 +202,6 @@ class Progress:
         if not template or ev.get("level") in _NOT_PROGRESS_LEVELS or "\n" in message:
             return None, None
         learning = rp.learning.get(template)
-        if learning is not None and learning.seen >= _GIVE_UP and template not in rp.learned:
-            return None, None  # its numbers never counted: not read again
         nums = tuple(int(m) for m in _COUNTER.findall(message))
         if not nums:
             return None, None
@@ -186,6 +215,8 @@ class Progress:
         grew = frozenset(i for i in learning.positions
                          if len(nums) == len(learning.nums) and nums[i] > learning.nums[i])
         learning.seen += 1
+        if learning.seen >= _GIVE_UP and template not in rp.learned and len(self._dead) < _MAX_DEAD:
+            self._dead.add((rp.key, template))  # its numbers never counted: not read again
         learning.streak = learning.streak + 1 if grew else 0
         learning.positions = grew or frozenset(range(len(nums)))
         learning.nums = nums

@@ -37,7 +37,7 @@ import polars as pl
 from correlator.ingest import AppendParser, IngestOptions
 from correlator.ingest.pipeline import job_name
 from correlator.verdict import RunningVerdict, Verdict
-from correlator.watch.alerts import Alerts, JobCounts, triggers
+from correlator.watch.alerts import Alerts, JobCounts, trigger_mask
 from correlator.watch.follow import Follower, StdinSpool
 from correlator.watch.probe import Probe
 from correlator.watch.progress import PROGRESS_KINDS, Judgement, Progress, Rule
@@ -152,7 +152,7 @@ class Session:
                 # attrs are read of progress lines only: turning every row's into Python
                 # dicts was a tenth of a poll's cost
                 ev = ev.with_columns(pl.when(pl.col("kind").is_in(list(PROGRESS_KINDS))).then(pl.col("attrs")))
-            self._take(ev.iter_rows(named=True), now)
+            self._take(ev, now)
         self._maybe_probe(now)
         self.judgement = self.progress.judge(now)
         counts = self.counts()
@@ -165,29 +165,33 @@ class Session:
         self._status(now)
         return self._ended(now, got=bool(poll.bytes))
 
-    def _take(self, rows: object, now: float) -> None:
-        for ev in rows:  # type: ignore[attr-defined]
-            rel, line = ev["file"], ev["line_no"]
-            again = self._pending_seen.get(rel) == line  # a held-back event, now with more lines
-            if ev["pending"]:
-                self._pending_seen[rel] = line
-            if ev.get("node"):
-                self.nodes.add(ev["node"])
-            kind = ev.get("kind") or ""
-            if triggers(ev) and (rel, line) not in self._triggered:
+    def _take(self, ev: pl.DataFrame, now: float) -> None:
+        """A poll's events: triggers, the end, a stated timeout, progress. Column work
+        first; Python sees the few rows that need it."""
+        if ev.height == 0:
+            return
+        for rel, line in ev.filter(trigger_mask()).select("file", "line_no").iter_rows():
+            if (rel, line) not in self._triggered:
                 self._triggered.append((rel, line))
                 self.errors += 1
                 self._schedule_probe(now)
-            if again:
-                continue
-            self.events += 1
-            self.progress.see(ev, now)
-            if kind in END_KINDS:
-                self.exit_seen = True
-            if kind in DONE_KINDS:
-                self.done_seen = True
-            if self.timeout_s is None and "imeout" in (msg := str(ev.get("message") or "")):
-                self.timeout_s = _timeout(msg)
+        fresh = ev
+        if self._pending_seen:  # a held-back event comes again with more lines: seen already
+            seen = pl.DataFrame(list(self._pending_seen.items()), schema={"file": pl.String, "line_no": pl.Int64},
+                                orient="row")
+            fresh = ev.join(seen, on=["file", "line_no"], how="anti", maintain_order="left")
+        self._pending_seen.update(ev.filter(pl.col("pending")).select("file", "line_no").iter_rows())
+        self.events += fresh.height
+        self.nodes.update(n for n in fresh.get_column("node").unique().to_list() if n)
+        kinds = set(fresh.get_column("kind").drop_nulls().unique().to_list())
+        self.exit_seen |= bool(kinds & END_KINDS)
+        self.done_seen |= bool(kinds & DONE_KINDS)
+        if self.timeout_s is None:
+            for msg in fresh.filter(pl.col("message").str.contains("imeout", literal=True)).get_column("message"):
+                if (found := _timeout(msg)) is not None:
+                    self.timeout_s = found
+                    break
+        self.progress.see_frame(fresh, now)
 
     # ------------------------------------------------------------------ analysis
 
