@@ -111,7 +111,7 @@ def run_job(mode: str, python: str, work: Path, step_s: float, pause_s: float) -
     env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1")
     watch = subprocess.Popen(
         [sys.executable, "-m", "correlator", "watch", str(logs), "--json", str(alerts), "--idle", "120",
-         "--poll", "1", "--format", "json"],
+         "--format", "json"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
     started = time.time()
     with open(logs / "launcher.log", "wb") as launcher_log:

@@ -155,9 +155,9 @@ def status_line(s: dict) -> str:
                    "$CORRELATOR_ALERT_RANK names the suspected rank.")
 @click.option("--idle", "idle_s", type=click.FloatRange(min=1), default=600, show_default=True,
               help="End when every file has been idle this many seconds.")
-@click.option("--poll", "poll_s", type=click.FloatRange(min=0.05), default=1.0, show_default=True,
+@click.option("--poll", "poll_s", type=click.FloatRange(min=0.05), default=2.0, show_default=True,
               help="Seconds between polls (files are polled: change notifications do not cross machines "
-                   "on NFS, Lustre or GPFS).")
+                   "on NFS, Lustre or GPFS). An analysis due sooner polls sooner.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="The post-mortem at the end: the terminal story or the verdict JSON (as analyze).")
 @click.option("--no-redact", is_flag=True, help="Do not mask tokens, keys and passwords in alerts and the report.")

@@ -3,7 +3,7 @@
 Polling, not change notifications: on the shared filesystems jobs log to (NFS,
 Lustre, GPFS, a FUSE mount of object storage) inotify/FSEvents do not see writes
 made on other machines, and polling is the one mechanism that works everywhere.
-Its cost is one ``stat`` per followed file per poll (``--poll``, default 1 s) and
+Its cost is one ``stat`` per followed file per poll (``--poll``, default 2 s) and
 a directory walk every ``rescan_s`` (default 2 s) to find new files; a poll reads
 and parses only what was appended. Choose a longer ``--poll`` on a metadata-bound
 filesystem with thousands of rank files; a shorter one buys nothing, as a silence
