@@ -3,6 +3,7 @@ the events it gives whole (``AppendParser`` against ``lines_as_events``)."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ def test_pieces_parse_as_the_whole(rel: str) -> None:
     got: list[dict] = []
     # cut in three, each cut in the middle of the file's lines (a traceback included)
     cuts = [0, len(raw) // 3, 2 * len(raw) // 3, len(raw)]
-    for a, b in zip(cuts, cuts[1:], strict=False):
+    for a, b in itertools.pairwise(cuts):
         a = raw.rfind(b"\n", 0, a) + 1 if a else 0
         b = raw.rfind(b"\n", 0, b) + 1 if b < len(raw) else b
         first, chunk = lines.lines(raw[a:b])
