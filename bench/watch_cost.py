@@ -3,12 +3,13 @@
 64 rank files under 8 node folders are appended to at ``--rate`` (default 10 MB a
 minute for all of them together: ~1,700 lines a second of step lines, info and
 warning lines, and now and then a multi-line block), while ``correlator watch``
-follows them in its own process (``--poll 1``). Every ``--sample`` seconds the bench
+follows them in its own process (``--poll``, default 2 s as watch's own). Every ``--sample`` seconds the bench
 reads the watch's CPU time and resident memory from /proc; at the end it prints the
 CPU share (CPU seconds / wall seconds, of one core) and memory at each sample, so
 that growth with the job's length shows.
 
-    python bench/watch_cost.py                         # 64 ranks, 10 MB/min, 180 s
+    python bench/watch_cost.py                         # 64 ranks, 10 MB/min, 180 s, --poll 2
+    python bench/watch_cost.py --poll 1 --seconds 90   # the cost of a 1 s poll
     python bench/watch_cost.py --seconds 60 --ranks 16
 """
 
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rate", type=float, default=10.0, help="MB a minute, all files together")
     ap.add_argument("--seconds", type=float, default=180.0)
     ap.add_argument("--sample", type=float, default=15.0)
-    ap.add_argument("--poll", type=float, default=1.0)
+    ap.add_argument("--poll", type=float, default=2.0, help="watch's --poll (its default)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
     rng = random.Random(7)
