@@ -193,6 +193,18 @@ def test_no_alert_on_a_healthy_job_with_warnings(tmp_path: Path) -> None:
     assert job.session.final().status == "healthy"
 
 
+def test_a_stated_collective_timeout_keeps_a_quiet_job_watched(tmp_path: Path) -> None:
+    job = Job(tmp_path, idle_s=100.0)
+    job.write(0, "INFO train: process group timeout 300 s")
+    for _ in range(5):
+        job.step()
+        job.tick()
+    job.tick(200)  # past --idle, but the hang's timeout has not fired yet
+    assert job.session.ended is None
+    job.tick(170)
+    assert job.session.ended == "every file idle for 360s"
+
+
 def test_the_silence_rule_is_configurable(tmp_path: Path) -> None:
     job = Job(tmp_path, rule=Rule(min_silence_s=10.0))
     for _ in range(10):

@@ -154,7 +154,8 @@ def status_line(s: dict) -> str:
               help="Run CMD (a shell command) for each alert, the alert's JSON on its standard input; "
                    "$CORRELATOR_ALERT_RANK names the suspected rank.")
 @click.option("--idle", "idle_s", type=click.FloatRange(min=1), default=600, show_default=True,
-              help="End when every file has been idle this many seconds.")
+              help="End when every file has been idle this many seconds (or a minute past the collective "
+                   "timeout the logs state, if longer).")
 @click.option("--poll", "poll_s", type=click.FloatRange(min=0.05), default=2.0, show_default=True,
               help="Seconds between polls (files are polled: change notifications do not cross machines "
                    "on NFS, Lustre or GPFS). An analysis due sooner polls sooner.")

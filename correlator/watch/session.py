@@ -269,9 +269,17 @@ class Session:
             self.ended = "the launcher's exit line"
         elif self.spool is not None and self.spool.ended.is_set() and not got and now - last >= self.opts.settle_s:
             self.ended = "standard input closed"
-        elif now - last >= self.opts.idle_s:
-            self.ended = f"every file idle for {self.opts.idle_s:g}s"
+        elif now - last >= self.idle_limit():
+            self.ended = f"every file idle for {self.idle_limit():g}s"
         return self.ended is not None
+
+    def idle_limit(self) -> float:
+        """``idle_s``, or a minute past the collective timeout the logs state, if longer:
+        a job hung in a collective is quiet until that timeout fires, and its timeout
+        lines are what the post-mortem needs."""
+        if self.timeout_s is None:
+            return self.opts.idle_s
+        return max(self.opts.idle_s, self.timeout_s + 60.0)
 
     # ------------------------------------------------------------------ the loop and the end
 
