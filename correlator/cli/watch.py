@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -31,7 +32,12 @@ class _Console:
 
     def __init__(self, json_out: IO[str] | None, on_alert: str | None, redact: bool, quiet: bool) -> None:
         self.json_out, self.on_alert, self.redact, self.quiet = json_out, on_alert, redact, quiet
-        self.tty = sys.stderr.isatty()
+        # on a terminal, the process's own stderr, beneath the cleaning (and progress-bar)
+        # wrappers: the status line's \r and erase-line must reach it (what is drawn is
+        # cleaned first, in _mask); elsewhere the wrapped stream, which cleans
+        real = sys.__stderr__
+        self.tty = bool(real is not None and real.isatty())
+        self.err = real if self.tty and real is not None else sys.stderr
         self._line = ""
         self._children: list[subprocess.Popen[bytes]] = []
 
@@ -54,11 +60,11 @@ class _Console:
 
     def _print(self, text: str) -> None:
         if self.tty and self._line:
-            sys.stderr.write("\r\033[K")
-        sys.stderr.write(text + "\n")
+            self.err.write("\r\033[K")
+        self.err.write(text + "\n")
         if self.tty and self._line:
-            sys.stderr.write(self._line)
-        sys.stderr.flush()
+            self.err.write(self._line)
+        self.err.flush()
 
     def alert(self, v) -> None:
         a = v.alert
@@ -112,10 +118,10 @@ class _Console:
         """Redraw the status line (a terminal only)."""
         if not self.tty or self.quiet:
             return
-        width = max(40, (os.get_terminal_size(sys.stderr.fileno()).columns if sys.stderr.isatty() else 120) - 1)
+        width = max(40, shutil.get_terminal_size((120, 24)).columns - 1)
         self._line = self._mask("watch: " + status_line(s))[:width]
-        sys.stderr.write("\r\033[K" + self._line)
-        sys.stderr.flush()
+        self.err.write("\r\033[K" + self._line)
+        self.err.flush()
 
     def note(self, text: str) -> None:
         if not self.quiet:
@@ -123,7 +129,7 @@ class _Console:
 
     def close(self) -> None:
         if self.tty and self._line:
-            sys.stderr.write("\r\033[K")
+            self.err.write("\r\033[K")
             self._line = ""
         for c in self._children:
             with contextlib.suppress(subprocess.TimeoutExpired):
