@@ -67,6 +67,12 @@ def configure(*, quiet: bool = False, stream: TextIO | None = None) -> bool:
     return _config.stream is not None
 
 
+def bars_off() -> None:
+    """No bars from here on, whatever ``configure`` decided (a command that draws its
+    own live status line: ``watch``); ``quiet`` stays as it was."""
+    _config.stream = None
+
+
 def reset() -> None:
     """Back to the library default: no bars (tests)."""
     _config.stream, _config.delay, _config.quiet = None, DELAY_S, False

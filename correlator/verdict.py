@@ -3,6 +3,10 @@
 Every claim points at evidence (file, line, rank, time). ``schema_version``
 changes only with a migration note here. ``correlator schema`` prints the JSON
 Schema generated from these models.
+
+Schema 2 addition without a version change (``analyze``'s output is as it was):
+``RunningVerdict``, the verdict with ``status: "running"`` and an ``alert``, which
+only ``correlator watch`` writes, for an alert raised while the job still runs.
 """
 
 from __future__ import annotations
@@ -128,6 +132,29 @@ class ClockOffset(BaseModel):
     applied: bool
 
 
+AlertKind = Literal["error", "hardware", "silent_rank", "all_ranks_paused", "recovered"]
+
+
+class Alert(BaseModel):
+    """Why ``correlator watch`` spoke while the job ran (a verdict with status ``running``)."""
+
+    id: int = Field(description="1, 2, ... in the order raised; a 'recovered' alert names the one it withdraws")
+    kind: AlertKind = Field(
+        description="error: a rank's own root-cause-class error; hardware: a node's hardware error; silent_rank: "
+                    "a rank stopped making progress while its peers went on; all_ranks_paused: every rank stopped "
+                    "for far longer than the job ever paused; recovered: progress resumed, the alert `withdraws` "
+                    "is withdrawn")
+    story: str = Field(description="one line for a human")
+    raised_at: datetime
+    withdraws: int | None = None
+    silent_for_s: float | None = Field(default=None, description="seconds since the named rank's last progress line")
+    step: int | None = Field(default=None, description="the named rank's last step, where its lines count steps")
+    cadence_s: float | None = Field(default=None, description="the job's median step interval")
+    timeout_s: float | None = Field(default=None, description="the collective timeout the logs state")
+    timeout_fires_at: datetime | None = Field(
+        default=None, description="when that timeout fires for the ranks waiting, counted from their last progress")
+
+
 class Verdict(BaseModel):
     schema_version: int = SCHEMA_VERSION
     job: str
@@ -149,3 +176,10 @@ class Verdict(BaseModel):
     clock: list[ClockOffset] = Field(default_factory=list)
     reference_node: str | None = None
     baseline: str | None = None
+
+
+class RunningVerdict(Verdict):
+    """An alert of ``correlator watch``: the verdict so far, while the job still runs."""
+
+    status: Literal["running"] = "running"  # type: ignore[assignment]
+    alert: Alert

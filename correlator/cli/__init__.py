@@ -363,9 +363,11 @@ def schema_cmd() -> None:
 # --------------------------------------------------------------------------- reports
 
 from correlator.cli.reports import batch_cmd, export_cmd  # noqa: E402 (commands live beside their code)
+from correlator.cli.watch import watch_cmd  # noqa: E402
 
 main.add_command(export_cmd)
 main.add_command(batch_cmd)
+main.add_command(watch_cmd)
 
 
 # --------------------------------------------------------------------------- rules

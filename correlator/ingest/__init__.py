@@ -25,8 +25,10 @@ into one file.
 Public entry points (imported lazily, so that ``correlator.ingest.workers`` can
 start without loading the parser): ``ingest``, ``IngestOptions``,
 ``IngestResult``, ``NothingToRead``, ``lines_as_events`` (these lines, as
-events: for rule examples and tests) and ``start_early`` (spawn the parsing
-workers now, for the next ingest in this process to take).
+events: for rule examples and tests), ``AppendParser`` (the per-file stages over
+lines as they are appended to followed files: ``correlator watch``) and
+``start_early`` (spawn the parsing workers now, for the next ingest in this
+process to take).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from correlator.ingest.pipeline import (
+        AppendParser,
         IngestOptions,
         IngestResult,
         NothingToRead,
@@ -43,7 +46,7 @@ if TYPE_CHECKING:
     )
     from correlator.ingest.workers import start_early
 
-__all__ = ["IngestOptions", "IngestResult", "NothingToRead", "ingest", "lines_as_events", "start_early"]
+__all__ = ["AppendParser", "IngestOptions", "IngestResult", "NothingToRead", "ingest", "lines_as_events", "start_early"]
 
 
 def __getattr__(name: str) -> Any:

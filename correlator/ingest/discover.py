@@ -78,7 +78,7 @@ import zstandard
 from correlator.timeline.problems import Problem, ProblemLog
 from parsers import flight_recorder
 
-__all__ = ["SNIFF_BYTES", "DamagedStream", "DecompressReader", "InputFile", "discover"]
+__all__ = ["SNIFF_BYTES", "DamagedStream", "DecompressReader", "InputFile", "discover", "not_followed"]
 
 #: How much of each (decompressed) file is looked at to decide what it is.
 SNIFF_BYTES = 8192
@@ -955,6 +955,32 @@ def _name_skip_reason(name: str) -> str | None:
         if base.endswith(suf):
             return what
     return None
+
+
+def not_followed(rel: str, head: bytes) -> str | None:
+    """Why a growing file is not followed line by line (``correlator watch``), or None.
+
+    The rules discovery reads a file by: a name that is never a log, a compressed
+    file or an archive (a finished, rotated file: the final analysis reads it), a
+    Flight Recorder dump, a binary. ``head``: the file's first bytes (up to
+    ``SNIFF_BYTES``); empty while the file is.
+    """
+    name = posixpath.basename(rel)
+    if (skip := next((d for d in rel.split("/")[:-1] if d in _SKIP_DIRS), None)) is not None:
+        return _SKIP_DIRS[skip]
+    if (what := _name_skip_reason(name)) is not None:
+        return f"{what}, not a log"
+    if name.lower().endswith(_COMPRESSION_SUFFIXES + _TAR_SUFFIXES) or _sniff_compression(head):
+        return "compressed or archived: read whole at the end"
+    if not head:
+        return None
+    if _looks_like_tar(head, name):
+        return "tar archive: read whole at the end"
+    if flight_recorder.looks_like_dump(head):
+        return "Flight Recorder dump: read whole at the end"
+    if (kind := _magic_kind(head)) is not None:
+        return f"{kind}, not a log"
+    return _binary_reason(head)
 
 
 def _looks_like_tar(head: bytes, name: str) -> bool:

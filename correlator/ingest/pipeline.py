@@ -29,7 +29,7 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -228,6 +228,116 @@ def lines_as_events(
     series = pl.Series("text", lines, dtype=pl.Utf8)
     ev = _lines_to_events(series, 1, file, facts_from_path(file), job, tz, _StreamState())
     return _plain_strings(_to_part(ev)).drop_columns(list(PART_EXTRAS))
+
+
+# The columns ``AppendParser`` hands back: what a live view needs of an event.
+LIVE_COLUMNS = ("file", "line_no", "line_end", "rank", "local_rank", "node", "source", "ts", "ts_estimated", "level",
+                "kind", "template", "message", "attrs")
+
+
+class AppendParser:
+    """Stage 1 over lines as they are appended to followed files (``correlator watch``).
+
+    The per-file stages of ``ingest`` (prefixes, stamps, folding, classification,
+    templates), run once per poll over every file that grew, as one batch of several
+    files: a batch's fixed cost (~20 ms) is paid once a poll, not once a file. Each
+    file keeps its index for good, so its streams keep their identity from one poll
+    to the next, and the stamps a batch leaves carry into the next (``_StreamState``).
+    A file's last event may go on in its next lines (a traceback being written): its
+    lines are kept and parsed again with them, and meanwhile it is handed back with
+    ``pending`` set; ``parse(..., flush=...)`` takes it as finished. Nothing learned
+    across files (stage 2) is applied: the final verdict comes from ``analyze``.
+    """
+
+    def __init__(self, job: str, tz: str = "UTC") -> None:
+        self.job, self.tz = job, tz
+        self._rels: list[str] = []
+        self._facts: list[PathFacts] = []
+        self._index: dict[str, int] = {}
+        self._state = _StreamState()
+        self._carry: dict[int, tuple[int, pl.Series]] = {}  # file index -> (first line no, lines)
+
+    def _fi(self, rel: str) -> int:
+        if rel not in self._index:
+            self._index[rel] = len(self._rels)
+            self._rels.append(rel)
+            self._facts.append(facts_from_path(rel))
+        return self._index[rel]
+
+    def forget(self, rel: str) -> None:
+        """Drop what is carried for ``rel`` (truncated: its line numbers start again)."""
+        if rel in self._index:
+            self._carry.pop(self._index[rel], None)
+
+    def carried(self) -> list[str]:
+        """The files whose last event is still held back."""
+        return [self._rels[i] for i in self._carry]
+
+    def parse(self, new: dict[str, tuple[int, pl.Series]], flush: tuple[str, ...] = ()) -> pl.DataFrame:
+        """Events of the lines ``new`` gives per file (first line number, lines), in the
+        order of files and lines; ``LIVE_COLUMNS`` plus ``pending``. ``flush``: files
+        whose held-back event is taken as finished (they went quiet)."""
+        pieces: list[tuple[int, int, pl.Series]] = []
+        wanted = {self._fi(rel) for rel in (*new, *flush)}
+        for fi in sorted(wanted):
+            rel = self._rels[fi]
+            first, lines = new.get(rel, (None, None))
+            carry = self._carry.pop(fi, None)
+            if carry is not None:
+                if lines is not None and carry[0] + len(carry[1]) != first:  # a gap: start again
+                    carry = None
+                else:
+                    first = carry[0]
+                    lines = carry[1] if lines is None else pl.concat([carry[1], lines], rechunk=True)
+            if lines is not None and len(lines):
+                pieces.append((fi, first, lines))
+        if not pieces:
+            return pl.DataFrame(schema={c: pl.Null for c in (*LIVE_COLUMNS, "pending")}).head(0)
+        counts = pl.DataFrame({"fi": [fi for fi, _, _ in pieces], "first": [first for _, first, _ in pieces],
+                               "n": [len(lines) for _, _, lines in pieces]}, schema={"fi": pl.UInt32,
+                               "first": pl.Int64, "n": pl.Int64})
+        df = counts.select(  # one frame for every file's lines, as _work_on_small builds it
+            pl.col("fi").repeat_by("n").explode(),
+            pl.int_ranges("first", pl.col("first") + pl.col("n"), dtype=pl.Int64).explode().alias("line_no"),
+        ).with_columns(pl.concat([lines for _, _, lines in pieces]).alias("text"))
+        try:
+            ev = _events(df, _Files(self._rels, self._facts), self.job, self.tz, self._state)
+        except Exception:  # a parser bug must not stop the follower: these lines go unparsed
+            return pl.DataFrame(schema={c: pl.Null for c in (*LIVE_COLUMNS, "pending")}).head(0)
+        ev = ev.select(*LIVE_COLUMNS)
+        finished = {self._rels[fi] for fi, _, _ in pieces if self._rels[fi] in flush and self._rels[fi] not in new}
+        cuts = {f: c for f, c in _unfinished_per_file(ev).items() if f not in finished}
+        for fi, first, lines in pieces:
+            cut = cuts.get(self._rels[fi])
+            if cut is None:
+                continue
+            tail = lines.slice(cut - first)
+            if tail.str.len_bytes().sum() <= _MAX_CARRY_BYTES:
+                self._carry[fi] = (cut, tail)
+            else:
+                cuts.pop(self._rels[fi])
+        if not cuts:
+            return ev.with_columns(pl.lit(False).alias("pending"))
+        held = pl.DataFrame({"file": list(cuts), "_cut": list(cuts.values())}, schema={"file": pl.String,
+                                                                                      "_cut": pl.Int64})
+        return ev.join(held, on="file", how="left", maintain_order="left").with_columns(
+            (pl.col("line_no") >= pl.col("_cut")).fill_null(False).alias("pending")).drop("_cut")
+
+
+def _unfinished_per_file(ev: pl.DataFrame) -> dict[str, int]:
+    """``_unfinished_event`` for every file of a batch at once: file -> the first line of
+    its last event, where that event may go on in the file's next lines."""
+    if ev.height == 0:
+        return {}
+    last = ev.group_by("file").agg(
+        pl.col("line_no").gather(pl.col("line_end").arg_max()).first().alias("start"),
+        pl.col("line_end").max().alias("end"),
+    )
+    spanned = ev.join(last, on="file").filter(pl.col("line_no") < pl.col("start")).group_by("file").agg(
+        (pl.col("line_end").max() >= pl.col("start").first()).alias("spanned"))
+    last = last.join(spanned, on="file", how="left").filter(
+        ~pl.col("spanned").fill_null(False) & (pl.col("end") - pl.col("start") < _MAX_CARRY_LINES))
+    return dict(zip(last.get_column("file").to_list(), last.get_column("start").to_list(), strict=True))
 
 
 def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamState) -> pl.DataFrame:
@@ -1112,6 +1222,13 @@ def _ignore_patterns(target: str | Path, exclude: tuple[str, ...]) -> list[str]:
     return patterns
 
 
+def ignore_rule(target: str | Path, exclude: tuple[str, ...]) -> Callable[[str], str | None]:
+    """The pattern (``--exclude``, the target's ``.correlatorignore``) that leaves a
+    relative path out, as ingest reads them (for files found while following a job)."""
+    patterns = _ignore_patterns(target, exclude)
+    return lambda rel: _ignored(rel, patterns)
+
+
 def _ignored(rel: str, patterns: list[str]) -> str | None:
     name = rel.rsplit("/", 1)[-1]
     for pat in patterns:
@@ -1154,6 +1271,11 @@ def _apply_ignores(
             # not silent: the problems view lists it (no stderr warning: the user asked)
             problems.items.append(Problem(f.rel, f"excluded by pattern {pat!r}", "not read"))
     return kept
+
+
+def job_name(target: str | Path) -> str:
+    """The job's name when none is given: the target's (``stdin`` for ``-``)."""
+    return _job_name(target)
 
 
 def _job_name(target: str | Path) -> str:

@@ -53,7 +53,7 @@ import pyarrow.compute as pc
 from correlator.ingest.discover import DamagedStream, InputFile
 from correlator.timeline.problems import Problem, ProblemLog
 
-__all__ = ["LineBatch", "final_state", "iter_line_batches"]
+__all__ = ["AppendedLines", "LineBatch", "final_state", "iter_line_batches"]
 
 _BOM = b"\xef\xbb\xbf"
 # The last \r-segment with something other than spaces/tabs in it, followed only
@@ -619,6 +619,45 @@ class _Reader:
                     f"read error after {self.bytes_read:,} bytes: {_describe(error)}",
                     "kept the lines before the error",
                 )
+
+
+class AppendedLines:
+    """Complete lines appended to a followed file (``correlator watch``), as lines.
+
+    The same rules as :func:`iter_line_batches` (NUL bytes dropped, invalid UTF-8
+    replaced, ``\\r`` rules, long lines cut), applied to bytes that arrive a piece
+    at a time; line numbers go on from one call to the next. The caller hands over
+    whole lines only (up to a newline): a partial last line waits for its newline.
+    """
+
+    def __init__(self, rel: str, problems: ProblemLog, max_line_bytes: int = 1 << 20) -> None:
+        self._reader = _Reader(InputFile(rel, 0, None, open=_no_stream), problems, 1 << 20, max_line_bytes)
+        self._started = False
+
+    @property
+    def next_line_no(self) -> int:
+        return self._reader.line_no
+
+    def lines(self, data: bytes) -> tuple[int, pl.Series]:
+        """(number of the first line, the lines) of ``data``: whole lines, the last
+        newline included (one without a newline is taken as a whole line too)."""
+        reader = self._reader
+        if not self._started:
+            self._started = True
+            data = data.removeprefix(_BOM)
+        if data.find(b"\x00") >= 0:
+            data = reader.drop_nuls(data)
+        first = reader.line_no
+        stop = len(data) - 1 if data.endswith(b"\n") else len(data)
+        if not data:
+            return first, pl.Series("line", [], dtype=pl.String)
+        lines = reader.split(data, stop)
+        reader.line_no += len(lines)
+        return first, lines
+
+
+def _no_stream() -> Any:
+    raise OSError("a followed file is read by its follower")
 
 
 def _concat(parts: list[pl.Series]) -> pl.Series:

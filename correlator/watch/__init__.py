@@ -1,0 +1,15 @@
+"""``correlator watch``: follow a running job's logs, alert while it runs, post-mortem at the end.
+
+Modules, one job each, in data-flow order:
+
+    follow    the files (and standard input) as they grow: appended bytes -> lines
+    progress  per-rank progress learned from the job's lines; silence by its own cadence
+    probe     the verdict on the logs so far: ``analyze`` itself, when errors arrive
+    alerts    alerts from the probe's verdict and from the progress; withdrawal on recovery
+    session   the loop; the end (launcher exit line, --idle, Ctrl-C) and the post-mortem
+
+Lines are parsed by ingest's own per-file stages (``correlator.ingest.AppendParser``)
+and the verdicts come from ``correlator.analysis``: no second parser, no second
+rulebook. May import: ``correlator.ingest``, ``correlator.analysis``,
+``correlator.verdict``, ``correlator.timeline``. Never the CLI.
+"""

@@ -1,0 +1,322 @@
+"""The watch loop: poll, parse what was appended, judge, alert; at the end, the post-mortem.
+
+One poll (``Session.step``):
+
+1. ``Follower.poll``: the bytes appended to every followed file since the last poll,
+   as complete lines (``follow``);
+2. ``AppendParser.parse``: those lines through ingest's per-file stages, one batch
+   for all files (the same parsers as ``ingest``/``analyze``);
+3. each event feeds the per-rank progress (``progress``) and, when it is
+   error-class, schedules the analysis of the logs so far (``probe``);
+4. the progress judgement and the analysis's verdict become alerts (``alerts``);
+   standing alerts are withdrawn when progress resumes.
+
+The job has ended at its launcher's exit line (then once the files are quiet for
+``end_settle_s``), when standard input closes, or when every file was idle for
+``idle_s``; Ctrl-C ends the watch the same way. ``final`` is then ``analyze`` on the
+same files: the post-mortem ``analyze`` prints, field for field.
+
+Time comes from ``clock`` (seconds, monotonic) and ``wall`` (a datetime), both
+injectable, so that tests and the replayer drive a session without sleeping.
+Memory holds the per-rank progress, the alerts and each file's read state: none
+of it grows with the job's length.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Protocol
+
+import polars as pl
+
+from correlator.ingest import AppendParser, IngestOptions
+from correlator.ingest.pipeline import job_name
+from correlator.verdict import RunningVerdict, Verdict
+from correlator.watch.alerts import Alerts, JobCounts, trigger_mask
+from correlator.watch.follow import Follower, StdinSpool
+from correlator.watch.probe import Probe
+from correlator.watch.progress import PROGRESS_KINDS, Judgement, Progress, Rule
+
+# The launcher's last word: the job is over once the files go quiet after it.
+END_KINDS = frozenset({"torchrun.child_failed_error", "torchrun.worker_group_succeeded", "slurm.cancelled",
+                       "deepspeed.launcher_exit"})
+# The job said it finished: an all-ranks pause after it is no alarm.
+DONE_KINDS = frozenset({"app.run_completed", "torchrun.worker_group_succeeded"})
+# A collective timeout the logs state: NCCL's watchdog (`Timeout(ms)=600000`), or a
+# configured one a trainer or launcher prints (`process group timeout: 300 s`,
+# `timeout=datetime.timedelta(seconds=1800)`).
+_TIMEOUT_MS = re.compile(r"Timeout\(ms\)=(\d+)")
+_TIMEOUT_SET = re.compile(
+    r"(?i)(?:process[ _]group|collective|nccl|pg)[\w ]{0,20}?timeout\b[^\d\n]{0,30}?(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds|min|minutes)?\b"
+)
+
+
+@dataclass(frozen=True)
+class WatchOptions:
+    poll_s: float = 2.0  # bench/README.md: 64 ranks at 10 MB/min cost ~5.5% of a core at 1 s, ~3.4% at 2 s
+    idle_s: float = 600.0
+    settle_s: float = 1.0  # quiet after an error line before the analysis runs
+    end_settle_s: float = 3.0  # quiet after the launcher's exit line before the end
+    unknown_hold_s: float = 3.0  # a failure no process is named for waits this long for one
+    rescan_s: float = 2.0
+    rule: Rule = field(default_factory=Rule)
+    rules_dirs: tuple[str, ...] = ()
+    ingest: IngestOptions = field(default_factory=IngestOptions)
+
+
+class Sink(Protocol):
+    """Where a session's news go (the CLI prints them, tests collect them)."""
+
+    def alert(self, v: RunningVerdict) -> None: ...
+    def status(self, s: dict) -> None: ...
+    def note(self, text: str) -> None: ...
+
+
+class Collect:
+    """A sink that keeps everything (tests, bench)."""
+
+    def __init__(self) -> None:
+        self.alerts: list[RunningVerdict] = []
+        self.statuses: list[dict] = []
+        self.notes: list[str] = []
+
+    def alert(self, v: RunningVerdict) -> None:
+        self.alerts.append(v)
+
+    def status(self, s: dict) -> None:
+        self.statuses.append(s)
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+
+class Session:
+    """Watching one job: ``target`` is a directory, a file, or ``-`` (standard input)."""
+
+    def __init__(
+        self, target: str, sink: Sink, options: WatchOptions | None = None, *,
+        clock: Callable[[], float] = time.monotonic, wall: Callable[[], datetime] = lambda: datetime.now(UTC),
+        stdin: object | None = None,
+    ) -> None:
+        self.target, self.sink = target, sink
+        self.opts = options or WatchOptions()
+        self.clock, self.wall = clock, wall
+        self.spool = StdinSpool(stdin) if target == "-" else None
+        self.follower = (self.spool.follower(rescan_s=self.opts.rescan_s) if self.spool else
+                         Follower(target, exclude=self.opts.ingest.exclude, rescan_s=self.opts.rescan_s))
+        job = self.opts.ingest.job or job_name(target)
+        self.parser = AppendParser(job, self.opts.ingest.tz)
+        self.progress = Progress(self.opts.rule)
+        self.alerts = Alerts(wall)
+        self.probe = Probe(target, self.opts.ingest, self.opts.rules_dirs,
+                           stdin_spool=self.spool.path if self.spool else None)
+        self.job = job
+        self.started = clock()
+        self.events = 0
+        self.errors = 0
+        self.nodes: set[str] = set()
+        self.timeout_s: float | None = None
+        self.exit_seen = False
+        self.done_seen = False
+        self.judgement = Judgement("starting")
+        self._pending_seen: dict[str, int] = {}
+        self._triggered: deque[tuple[str, int]] = deque(maxlen=256)
+        self._probe_due: float | None = None
+        self._probe_first: float | None = None
+        self._last_probe: float | None = None
+        self._unknown_since: float | None = None
+        self._status_key: tuple | None = None
+        self.ended: str | None = None
+
+    # ------------------------------------------------------------------ one poll
+
+    def step(self) -> bool:
+        """One poll; True once the job has ended (``ended`` says why)."""
+        now = self.clock()
+        poll = self.follower.poll(now)
+        for note in poll.notes:
+            self.sink.note(note)
+        for rel in poll.restarted:
+            self.parser.forget(rel)
+            self._pending_seen.pop(rel, None)
+        quiet = tuple(rel for rel in self.parser.carried()
+                      if rel not in poll.lines and now - (self.follower.quiet_since(rel) or now) >= self.opts.settle_s)
+        if poll.lines or quiet:
+            ev = self.parser.parse(poll.lines, flush=quiet)
+            if ev.height:
+                # attrs are read of progress lines only: turning every row's into Python
+                # dicts was a tenth of a poll's cost
+                ev = ev.with_columns(pl.when(pl.col("kind").is_in(list(PROGRESS_KINDS))).then(pl.col("attrs")))
+            self._take(ev, now)
+        self._maybe_probe(now)
+        self.judgement = self.progress.judge(now)
+        counts = self.counts()
+        for v in self.alerts.recoveries(self.progress, counts):
+            self.sink.alert(v)
+        if not self.done_seen:
+            v = self.alerts.from_judgement(self.judgement, self.progress, counts, now, self.timeout_s)
+            if v is not None:
+                self.sink.alert(v)
+        self._status(now)
+        return self._ended(now, got=bool(poll.bytes))
+
+    def _take(self, ev: pl.DataFrame, now: float) -> None:
+        """A poll's events: triggers, the end, a stated timeout, progress. Column work
+        first; Python sees the few rows that need it."""
+        if ev.height == 0:
+            return
+        for rel, line in ev.filter(trigger_mask()).select("file", "line_no").iter_rows():
+            if (rel, line) not in self._triggered:
+                self._triggered.append((rel, line))
+                self.errors += 1
+                self._schedule_probe(now)
+        fresh = ev
+        if self._pending_seen:  # a held-back event comes again with more lines: seen already
+            seen = pl.DataFrame(list(self._pending_seen.items()), schema={"file": pl.String, "line_no": pl.Int64},
+                                orient="row")
+            fresh = ev.join(seen, on=["file", "line_no"], how="anti", maintain_order="left")
+        self._pending_seen.update(ev.filter(pl.col("pending")).select("file", "line_no").iter_rows())
+        self.events += fresh.height
+        self.nodes.update(n for n in fresh.get_column("node").unique().to_list() if n)
+        kinds = set(fresh.get_column("kind").drop_nulls().unique().to_list())
+        self.exit_seen |= bool(kinds & END_KINDS)
+        self.done_seen |= bool(kinds & DONE_KINDS)
+        if self.timeout_s is None:
+            for msg in fresh.filter(pl.col("message").str.contains("imeout", literal=True)).get_column("message"):
+                if (found := _timeout(msg)) is not None:
+                    self.timeout_s = found
+                    break
+        self.progress.see_frame(fresh, now)
+
+    # ------------------------------------------------------------------ analysis
+
+    def _schedule_probe(self, now: float) -> None:
+        if self._probe_first is None:
+            self._probe_first = now
+        due = now + self.opts.settle_s
+        if self._last_probe is not None:
+            due = max(due, self._last_probe + self.probe.gap())
+        # a job printing errors without pause is still analysed, a settle later at most
+        self._probe_due = min(due, max(self._probe_first + 3 * self.opts.settle_s,
+                                       (self._last_probe or 0.0) + self.probe.gap()))
+
+    def _maybe_probe(self, now: float) -> None:
+        if self._probe_due is None or now < self._probe_due:
+            return
+        self._probe_due = self._probe_first = None
+        self._last_probe = now
+        verdict = self.probe.verdict()
+        if verdict is None:
+            return
+        if verdict.status == "failed" and verdict.initiating is not None and verdict.initiating.kind == "unknown":
+            # the logs so far name no process: the lines that would (a prefixed copy, the
+            # launcher's table) often follow within seconds; told only if they do not
+            if self._unknown_since is None:
+                self._unknown_since = now
+            if now - self._unknown_since < self.opts.unknown_hold_s:
+                self._probe_due = self._unknown_since + self.opts.unknown_hold_s
+                self._probe_first = now
+                return
+        else:
+            self._unknown_since = None
+        v = self.alerts.from_verdict(verdict, self.progress)
+        if v is not None:
+            self.sink.alert(v)
+
+    # ------------------------------------------------------------------ status and end
+
+    def counts(self) -> JobCounts:
+        ranks = {rp.rank for rp in self.progress.ranks.values() if rp.rank is not None}
+        return JobCounts(self.job, len(ranks), len(self.nodes), len(self.follower.followed), self.events)
+
+    def status(self, now: float | None = None) -> dict:
+        now = self.clock() if now is None else now
+        j = self.judgement
+        ranks = [
+            {"rank": rp.key, "step": rp.last_step, "since_s": round(now - rp.last_at, 1) if rp.count else None,
+             "last_line_s": round(now - rp.seen_at, 1)}
+            for rp in sorted(self.progress.ranks.values(), key=lambda rp: (rp.rank is None, rp.rank or 0, rp.key))
+            if rp.rank is not None or rp.count  # a launcher's lines are no rank
+        ]
+        return {
+            "type": "status", "at": self.wall().isoformat(), "state": j.state,
+            "files": len(self.follower.followed), "ranks": ranks, "errors": self.errors,
+            "silent": [rp.key for rp in j.silent], "paused_for_s": round(j.paused_for, 1),
+            "cadence_s": None if j.cadence is None else round(j.cadence, 3),
+            "alerts": [v.alert.id for v in self.alerts.standing],
+        }
+
+    def _status(self, now: float) -> None:
+        j = self.judgement
+        key = (j.state, tuple(rp.key for rp in j.silent), tuple(v.alert.id for v in self.alerts.standing),
+               len(self.progress.ranks), self.errors)
+        if key != self._status_key:
+            self._status_key = key
+            self.sink.status(self.status(now))
+
+    def _ended(self, now: float, got: bool) -> bool:
+        if self.ended:
+            return True
+        last = self.follower.last_growth if self.follower.last_growth is not None else self.started
+        if self._probe_due is not None and now - last < self.opts.idle_s:
+            return False  # an analysis is due: its alert comes before the post-mortem
+        if self.exit_seen and not got and now - last >= self.opts.end_settle_s:
+            self.ended = "the launcher's exit line"
+        elif self.spool is not None and self.spool.ended.is_set() and not got and now - last >= self.opts.settle_s:
+            self.ended = "standard input closed"
+        elif now - last >= self.idle_limit():
+            self.ended = f"every file idle for {self.idle_limit():g}s"
+        return self.ended is not None
+
+    def idle_limit(self) -> float:
+        """``idle_s``, or a minute past the collective timeout the logs state, if longer:
+        a job hung in a collective is quiet until that timeout fires, and its timeout
+        lines are what the post-mortem needs."""
+        if self.timeout_s is None:
+            return self.opts.idle_s
+        return max(self.opts.idle_s, self.timeout_s + 60.0)
+
+    # ------------------------------------------------------------------ the loop and the end
+
+    def next_poll_in(self) -> float:
+        """Seconds to the next poll: ``poll_s``, or sooner when an analysis falls due
+        (an error's alert should not wait a whole poll more)."""
+        wait = self.opts.poll_s
+        if self._probe_due is not None:
+            wait = min(wait, max(0.05, self._probe_due - self.clock()))
+        return wait
+
+    def run(self, sleep: Callable[[float], None] = time.sleep) -> Verdict | None:
+        """Poll until the job ends (or Ctrl-C), then the post-mortem (None: nothing was read)."""
+        try:
+            while not self.step():
+                sleep(self.next_poll_in())
+        except KeyboardInterrupt:
+            self.ended = "interrupted"
+        return self.final()
+
+    def final(self) -> Verdict | None:
+        """``analyze`` on the same files: the post-mortem."""
+        self.follower.close()
+        try:
+            return self.probe.verdict()
+        finally:
+            if self.spool is not None:
+                self.spool.remove()
+
+
+def _timeout(msg: str) -> float | None:
+    if m := _TIMEOUT_MS.search(msg):
+        return int(m.group(1)) / 1000
+    if m := _TIMEOUT_SET.search(msg):
+        value, unit = float(m.group(1)), (m.group(2) or "s").lower()
+        scale = {"ms": 0.001, "min": 60.0, "minutes": 60.0}.get(unit, 1.0)
+        if value * scale >= 1:
+            return value * scale
+    return None
+
