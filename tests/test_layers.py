@@ -39,6 +39,12 @@ ALLOWED: dict[str, set[str]] = {
         "correlator.batch", "correlator.analysis", "correlator.report", "correlator.target",
         "correlator.timeline", "correlator.verdict", "correlator.ingest", "correlator.output", "correlator.progress",
     },
+    # watch follows files with ingest's own stages (its reader, discovery and per-file parser),
+    # not only its public face, and asks analyze for verdicts
+    "correlator.watch": {
+        "correlator.watch", "correlator.ingest", "correlator.ingest.*", "correlator.analysis", "correlator.target",
+        "correlator.timeline", "correlator.verdict", "correlator.output", "correlator.progress",
+    },
     "correlator.cli": {"correlator.*", "parsers"},
     "correlator.__main__": {"correlator.cli", "correlator.ingest.workers"},
     "parsers": {"parsers"},

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from correlator.ingest import AppendParser, lines_as_events
@@ -33,3 +34,11 @@ def test_pieces_parse_as_the_whole(rel: str) -> None:
     ev = parser.parse({}, flush=("x.log",))
     got += ev.select(COLUMNS).to_dicts()
     assert [{k: str(v) for k, v in e.items()} for e in got] == [{k: str(v) for k, v in e.items()} for e in whole]
+
+
+def test_a_followed_file_indented_as_a_block_parses_as_ingest_reads_it():
+    lines = ["Traceback (most recent call last):", '  File "/srv/x/run.py", line 3, in <module>', "    go()",
+             "ValueError: bad shard index 7", "step 12 loss 0.48"]
+    p = AppendParser("job")
+    ev = p.parse({"log.txt": (1, pl.Series(["   " + ln for ln in lines]))}, flush=("log.txt",))
+    assert ev.sort("line_no")["line_end"].to_list() == [4, 5]

@@ -256,6 +256,7 @@ class AppendParser:
         self._index: dict[str, int] = {}
         self._state = _StreamState()
         self._carry: dict[int, tuple[int, pl.Series]] = {}  # file index -> (first line no, lines)
+        self._indent: dict[int, str] = {}  # file index -> the block indent of its first lines (_dedent)
 
     def _fi(self, rel: str) -> int:
         if rel not in self._index:
@@ -282,6 +283,10 @@ class AppendParser:
         for fi in sorted(wanted):
             rel = self._rels[fi]
             first, lines = new.get(rel, (None, None))
+            if lines is not None and len(lines):
+                # dedented as ingest does, before a carried tail (already dedented) joins them
+                indent = self._indent.setdefault(fi, common_indent(lines))
+                lines = lines.str.strip_prefix(indent) if indent else lines
             carry = self._carry.pop(fi, None)
             if carry is not None:
                 if lines is not None and carry[0] + len(carry[1]) != first:  # a gap: start again
