@@ -140,9 +140,19 @@ _HEAD_RANK = (
 
 
 def rank_in_record_head(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
-    """Fill ``rank`` (where null) from a rank field at the head of the line (``_HEAD_RANK``)."""
-    found = pl.coalesce(pl.col(text_col).str.extract(rx, 1) for rx in _HEAD_RANK).cast(pl.Int32, strict=False)
-    return df.with_columns(pl.coalesce(pl.col("rank"), found).alias("rank"))
+    """Fill ``rank`` (where null) from a rank field at the head of the line (``_HEAD_RANK``).
+    The regexes run only on the lines that say "rank" at all (one Aho-Corasick pass)."""
+    text = df.get_column(text_col)
+    maybe = text.str.contains_any(["rank", "Rank", "RANK"]) & df.get_column("rank").is_null()
+    if not maybe.any():
+        return df
+    idx = maybe.arg_true()
+    some = text.gather(idx).to_frame()
+    found = some.select(
+        pl.coalesce(pl.col(text_col).str.extract(rx, 1) for rx in _HEAD_RANK).cast(pl.Int32, strict=False)
+    ).to_series()
+    ranks = df.get_column("rank").cast(pl.Int32).scatter(idx, found)
+    return df.with_columns(ranks.alias("rank"))
 
 
 def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series | None = None) -> pl.DataFrame:
