@@ -260,3 +260,24 @@ def test_cli_watch_standard_input(tmp_path: Path) -> None:
     watched = runner.invoke(main, ["watch", "-", "--format", "json", "--poll", "0.05"], input=text)
     assert watched.exit_code == analyzed.exit_code
     assert json.loads(watched.stdout) == json.loads(analyzed.stdout)
+
+
+def test_a_run_whose_steps_reached_their_stated_total_ends_quietly(tmp_path: Path) -> None:
+    # every rank prints "step k/12" up to 12/12 and then nothing (no exit line watch knows):
+    # the run did its planned work, so the silence after it is no pause to alarm on
+    job = Job(tmp_path, ranks=2)
+    for k in range(1, 13):
+        for r in range(2):
+            job.write(r, f"INFO fit: step {k}/12 loss 0.{90 - k}")
+        job.tick()
+    job.tick(900)
+    assert job.alerts == []
+    # the same run stopped at 8/12 is a pause that outlasts the job, and is alarmed
+    (tmp_path / "short").mkdir()
+    short = Job(tmp_path / "short", ranks=2)
+    for k in range(1, 9):
+        for r in range(2):
+            short.write(r, f"INFO fit: step {k}/12 loss 0.{90 - k}")
+        short.tick()
+    short.tick(900)
+    assert [a.alert.kind for a in short.alerts] == ["all_ranks_paused"]

@@ -142,6 +142,9 @@ class Progress:
         self.job_last_at: float | None = None
         self.longest_pause = 0.0
         self._dead: set[tuple[str, str]] = set()  # (rank key, template) that never counted
+        # a step line reached the total it states (`step 20/20`): the run did the work it
+        # planned, and a quiet end after it is no pause (analysis/stopped.py's reading)
+        self.reached_total = False
 
     def see_frame(self, ev: pl.DataFrame, now: float) -> None:
         """Take a poll's new events (``LIVE_COLUMNS``): every rank's last line, and its
@@ -197,6 +200,9 @@ class Progress:
             if kind == "app.progress_bar":  # a bar is its description and its total
                 head = message.split("%|", 1)[0].rstrip("0123456789 ")
                 return f"bar:{head}/{attrs.get('total')}", step
+            total = _int(attrs["total"]) if "total" in attrs else None
+            if kind == "app.step_metrics" and step is not None and total and step >= total:
+                self.reached_total = True
             return kind, step
         template = ev.get("template")
         if not template or ev.get("level") in _NOT_PROGRESS_LEVELS or "\n" in message:

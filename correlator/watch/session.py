@@ -158,7 +158,7 @@ class Session:
         counts = self.counts()
         for v in self.alerts.recoveries(self.progress, counts):
             self.sink.alert(v)
-        if not self.done_seen:
+        if not (self.done_seen or self.progress.reached_total):
             v = self.alerts.from_judgement(self.judgement, self.progress, counts, now, self.timeout_s)
             if v is not None:
                 self.sink.alert(v)
