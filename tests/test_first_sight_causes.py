@@ -1000,3 +1000,23 @@ def test_every_rank_alike_cites_the_first_error_line_of_that_failure(tmp_path):
     v = verdict(tmp_path, {"console.log": head + worker * 3 + main})
     assert v.root_cause.category == "config_error" and v.initiating.all_ranks
     assert "Too many open files" in v.first_deviating.text
+
+
+def _wd(rank: int, seq: int, op: str, numel: int, prefix: bool) -> str:
+    # torch 2.x's watchdog report (values new)
+    head = f"[rank{rank}]:" if prefix else ""
+    return (f"{head}[E0401 07:15:{10 + rank:02d}.120433 ProcessGroupNCCL.cpp:616] [Rank {rank}] Watchdog caught "
+            f"collective operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn={numel}, NumelOut={numel}, "
+            f"Timeout(ms)=600000) ran for 600{rank}31 milliseconds before timing out.\n")
+
+
+@pytest.mark.parametrize("prefix", [True, False])
+def test_watchdog_reports_of_different_collectives_are_a_mismatch(tmp_path, prefix):
+    text = "".join(_wd(r, 2207, "ALLREDUCE", 8_388_608 if r != 2 else 8_126_464, prefix) for r in (0, 1, 2, 3))
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.root_cause.category == "collective_mismatch"
+    # with launcher prefixes the odd rank is named; a paste of group ranks names none
+    assert v.initiating.rank == (2 if prefix else None)
+    # the same collective everywhere is a plain timeout
+    same = "".join(_wd(r, 2207, "ALLREDUCE", 8_388_608, prefix) for r in (0, 1, 3))
+    assert verdict(tmp_path / "same", {"console.log": same}).root_cause.category == "nccl_timeout_hang"

@@ -185,6 +185,19 @@ WHERE l.last_ts IS NULL OR l.last_ts <= coalesce(c.wait_start, c.first_timeout) 
 -- in (the innermost frame of torch/distributed/distributed_c10d.py: `in all_gather`
 -- where its peers say `in all_reduce`): an op claim of lower priority. Op names are
 -- compared upper-case without underscores (ALLREDUCE = all_reduce).
+-- The ranks' own watchdog timeout reports among the echoes. A paste without launcher
+-- prefixes has only the group's rank (`[Rank 3]`): enough to tell the collectives apart,
+-- not to name a global rank (`who` is then the group's rank: group_only below).
+CREATE OR REPLACE TEMP TABLE watchdog_reports AS
+WITH r AS (
+    SELECT f.printed_by, TRY_CAST(e.attrs['pg_rank'] AS INTEGER) AS pg_rank, f.category,
+           e.attrs['seq_num'] AS seq, upper(replace(e.attrs['op_type'], '_', '')) AS op, e.attrs['numel_in'] AS numel,
+           coalesce(e.attrs['pg'], '') AS pg, e.node, e.file, e.line_no, e.line_end, e.message, e.ts_aligned
+    FROM echoes f JOIN events e ON e.file = f.file AND e.line_no = f.line_no
+    WHERE e.kind IN ('c10d.watchdog_timeout', 'c10d.blocking_wait_timeout')
+)
+SELECT *, CASE WHEN (SELECT count(printed_by) FROM r) = 0 THEN pg_rank ELSE printed_by END AS who FROM r;
+
 CREATE OR REPLACE TEMP TABLE collective_claims AS
 WITH claims AS (
     SELECT TRY_CAST(attrs['peer_rank'] AS INTEGER) AS rank, 0 AS prio,
@@ -204,33 +217,14 @@ WITH claims AS (
     UNION ALL
     -- the watchdog's own timeout line names the collective the rank waited in (SeqNum,
     -- OpType, NumelIn): comparable across ranks only within one process group, so only
-    -- when every such line is of the same group and each rank names one collective. A
-    -- paste without launcher prefixes has only the group's rank (`[Rank 3]`): enough to
-    -- tell the collectives apart, not to name a global rank (group_only)
-    SELECT w.who, 1, {'seq': w.seq, 'op': w.op, 'shape': w.numel, 'dtype': NULL},
-           w.node, w.file, w.line_no, w.line_end, w.message, w.ts_aligned, w.printed_by IS NULL
-    FROM (
-        SELECT f.printed_by,
-               CASE WHEN NOT EXISTS (SELECT 1 FROM echoes x JOIN events y ON y.file = x.file AND y.line_no = x.line_no
-                                     WHERE y.kind IN ('c10d.watchdog_timeout', 'c10d.blocking_wait_timeout')
-                                       AND x.printed_by IS NOT NULL)
-                    THEN TRY_CAST(e.attrs['pg_rank'] AS INTEGER) ELSE f.printed_by END AS who,
-               e.attrs['seq_num'] AS seq, upper(replace(e.attrs['op_type'], '_', '')) AS op,
-               e.attrs['numel_in'] AS numel, e.node, e.file, e.line_no, e.line_end, e.message, e.ts_aligned
-        FROM echoes f JOIN events e ON e.file = f.file AND e.line_no = f.line_no
-        WHERE f.category = 'nccl_timeout_hang'
-          AND e.kind IN ('c10d.watchdog_timeout', 'c10d.blocking_wait_timeout')
-    ) w
-    WHERE w.who IS NOT NULL
-      AND (SELECT count(DISTINCT coalesce(e.attrs['pg'], '')) FROM events e
-           WHERE e.kind IN ('c10d.watchdog_timeout', 'c10d.blocking_wait_timeout')) = 1
-      AND w.who NOT IN (
-          SELECT who FROM (
-              SELECT coalesce(f.printed_by, TRY_CAST(e.attrs['pg_rank'] AS INTEGER)) AS who,
-                     (e.attrs['seq_num'], e.attrs['op_type'], coalesce(e.attrs['numel_in'], '')) AS c
-              FROM echoes f JOIN events e ON e.file = f.file AND e.line_no = f.line_no
-              WHERE e.kind IN ('c10d.watchdog_timeout', 'c10d.blocking_wait_timeout'))
-          WHERE who IS NOT NULL GROUP BY who HAVING count(DISTINCT c) > 1)
+    -- when every such line is of the same group and each rank names one collective
+    SELECT who, 1, {'seq': seq, 'op': op, 'shape': numel, 'dtype': NULL},
+           node, file, line_no, line_end, message, ts_aligned, printed_by IS NULL
+    FROM watchdog_reports
+    WHERE who IS NOT NULL AND category = 'nccl_timeout_hang'
+      AND (SELECT count(DISTINCT pg) FROM watchdog_reports) = 1
+      AND who NOT IN (SELECT who FROM watchdog_reports WHERE who IS NOT NULL
+                      GROUP BY who HAVING count(DISTINCT (seq, op, coalesce(numel, ''))) > 1)
     UNION ALL
     SELECT TRY_CAST(attrs['other_rank'] AS INTEGER), 2,
            {'seq': attrs['other_seq'], 'op': upper(replace(attrs['other_op'], '_', '')), 'shape': attrs['other_shape'],

@@ -2,7 +2,7 @@
 # copy every incident's log files out of its scratch dir (collect.py: layout kept, the interpreter path rewritten)
 set -e
 H=$(dirname "$(readlink -f "$0")")
-c() { n=$1; shift; d=/work/incoming/captures7/$n
+c() { n=$1; shift; d="$H/../$n"
       [ -d "$d" ] && find "$d" -mindepth 1 -maxdepth 1 ! -name README.md ! -name truth.json ! -name .correlatorignore -exec rm -rf {} +
       python3 "$H/collect.py" "$n" "$@"; }
 c s-spawn-logfiles-segv console.log 'logs/*.log'

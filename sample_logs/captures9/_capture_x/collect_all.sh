@@ -6,7 +6,7 @@ python3 - "$H" <<'PY'
 import importlib.util, subprocess, sys, os, shutil
 spec = importlib.util.spec_from_file_location("g", os.path.join(sys.argv[1], "gen_meta.py")); g = importlib.util.module_from_spec(spec); spec.loader.exec_module(g)
 for name, m in g.META.items():
-    d = f"sample_logs/captures9/{name}"
+    d = os.path.join(sys.argv[1], "..", name)
     if os.path.isdir(d):
         for e in os.listdir(d):
             if e not in ("README.md", "truth.json", ".correlatorignore"):
