@@ -32,6 +32,24 @@ PATTERNS = (
         near_misses=("NCCL INFO without a header",),
     ),
     Pattern(
+        # NCCL 2.1-2.2 (2018) printed the level without the word NCCL, and its sources
+        # were .cu files: `host:pid:tid [dev] INFO ...`, `host:pid:tid [dev] misc/ibvwrap.cu:60
+        # WARN ...` (horovod/horovod#243). The device bracket is required here: without the
+        # NCCL word it is what tells the header from any `name:1:2 INFO` text.
+        "nccl.line_legacy",
+        envelope=True,
+        triggers=("] INFO ", "] WARN ", ".cu:"),
+        regex=(r"^(?:\[[^\]]*\] )?(?P<host>[^\s:\[\]]+):(?P<pid>\d+):(?P<tid>\d+) \[(?P<cuda_dev>\d+)\]"
+               r"(?: (?P<nccl_src>[\w./+-]+\.cu:\d+))? (?P<lvl>INFO|WARN)\b"),
+        source=SOURCE,
+        fills={"pid": "pid"},
+        examples=(
+            "062fc37504b7:350:457 [0] misc/ibvwrap.cu:60 WARN Failed to open libibverbs.so[.1]",
+            "062fc37504b7:351:461 [1] INFO NET : Using interface eth0:172.17.0.3<0>",
+        ),
+        near_misses=("[2024-01-05 10:00:01] INFO starting epoch 3", "worker:12:34 INFO no device bracket"),
+    ),
+    Pattern(
         "nccl.version",
         triggers=("NCCL version ",),
         # the version banner itself, bare or as an INFO line; not "..., NCCL version 2.21.5"

@@ -74,6 +74,18 @@ def test_kubectl_timestamp_and_openmpi_and_ray():
     assert df["text"][2] == "[E ProcessGroupNCCL.cpp:916] [Rank 7] boom"
 
 
+def test_a_platform_stamp_before_the_rank_prefix_to_the_second_or_the_minute():
+    # NVIDIA/nccl#1610: a console that stamps each line to the minute, then torch's prefix
+    df = _strip([
+        "2025-02-18 12:54 [rank13]:[E218 04:54:22.864467604 ProcessGroupNCCL.cpp:616] [Rank 1] x",
+        "2025-02-18 12:54:07,120 [rank2]: Traceback (most recent call last):",
+        "2025-02-18 12:54 ncivki7qpk7pmo1btv0h0:180:915 [7] NCCL INFO y",
+    ])
+    assert df["rank"].to_list() == [13, 2, None]
+    assert df["wrapper_ts"].to_list() == [None, "2025-02-18 12:54:07,120", None]  # a minute is no line's time
+    assert df["text"][0].startswith("[E218 04:54:22")
+
+
 def test_c10_prefix_and_dmesg_are_not_wrappers():
     lines = ["[E ProcessGroupNCCL.cpp:737] x", "[14328.198496] NVRM: Xid", "[2024-05-01 12:00:00,123] [INFO] y"]
     assert _strip(lines)["text"].to_list() == lines

@@ -214,6 +214,7 @@ def test_warning_then_training_is_healthy_but_training_that_stops_at_it_is_not(t
 
 
 def test_a_log_of_progress_that_just_stops_stays_inconclusive(tmp_path):
+    # issue 20: a log cut mid-run with neither success nor failure is inconclusive
     steps = "".join(f"step {i} loss {1.5 - i / 50:.3f}\n" for i in range(1, 20))
     assert verdict(tmp_path, {"r0.log": steps}).status == "inconclusive"
 
@@ -1020,3 +1021,38 @@ def test_watchdog_reports_of_different_collectives_are_a_mismatch(tmp_path, pref
     # the same collective everywhere is a plain timeout
     same = "".join(_wd(r, 2207, "ALLREDUCE", 8_388_608, prefix) for r in (0, 1, 3))
     assert verdict(tmp_path / "same", {"console.log": same}).root_cause.category == "nccl_timeout_hang"
+
+
+# ---- the ranks a paste without launcher prefixes names in its watchdog reports ------------
+
+@pytest.mark.parametrize("fmt", [
+    "[E ProcessGroupNCCL.cpp:{src}] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={seq}, "
+    "OpType=ALLGATHER, Timeout(ms)=600000) ran for {ran} milliseconds before timing out.",
+    "[E{md} 03:12:{ss}.{us} ProcessGroupNCCL.cpp:{src}] [PG ID 0 PG GUID 0(default_pg) Rank {r}] Watchdog caught "
+    "collective operation timeout: WorkNCCL(SeqNum={seq}, OpType=ALLGATHER, NumelIn=96, NumelOut=384, "
+    "Timeout(ms)=600000) ran for {ran} milliseconds before timing out.",
+])
+def test_unprefixed_watchdog_reports_list_the_ranks_they_name_as_collateral(tmp_path, fmt):
+    ranks = (6, 2, 5)
+    text = "".join(fmt.format(src=1133, r=r, seq=4411, ran=600120 + 7 * r, md="0407", ss=10 + r, us=100200 + r) + "\n"
+                   for r in ranks)
+    v = verdict(tmp_path, {"paste.txt": text})
+    assert v.status == "failed" and v.root_cause.category == "nccl_timeout_hang"
+    named = {r for c in v.collateral for r in c.ranks}
+    assert set(ranks) - ({v.initiating.rank} if v.initiating.rank is not None else set()) <= named
+    assert named <= set(ranks)
+
+
+def test_reports_of_two_ranks_that_are_the_same_rank_of_their_group_are_not_compared(tmp_path):
+    # global ranks 9 and 11 each rank 1 of its group: two groups, whose sequence numbers
+    # say nothing of each other (NVIDIA/nccl#1610's shape, values new)
+    def report(rank: int, seq: int, op: str) -> str:
+        return (f"[rank{rank}]:[E0711 02:41:{rank:02d}.5501 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
+                f"operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn=64, NumelOut=64, "
+                "Timeout(ms)=300000) ran for 300088 milliseconds before timing out.\n")
+    v = verdict(tmp_path / "two", {"console.log": report(9, 1408, "ALLTOALL_BASE") + report(11, 93, "ALLREDUCE")})
+    assert v.root_cause.category == "nccl_timeout_hang" and v.initiating.rank is None
+    # the same two ranks as ranks 0 and 1 of one group do disagree
+    one = (report(9, 1408, "ALLTOALL_BASE").replace("[Rank 1]", "[Rank 0]")
+           + report(11, 93, "ALLREDUCE"))
+    assert verdict(tmp_path / "one", {"console.log": one}).root_cause.category == "collective_mismatch"

@@ -503,7 +503,8 @@ def _collateral(con: duckdb.DuckDBPyConnection, found: list[dict], by_id: dict[s
     out = []
     for rule_id, rs in groups.items():
         rule = by_id[rule_id].rule
-        ranks = {r["rank"] for r in rs if r["rank"] is not None} | _console_echo_ranks(con, rs, ranked, init_rank)
+        ranks = ({r["rank"] for r in rs if r["rank"] is not None} | _console_echo_ranks(con, rs, ranked, init_rank)
+                 | _group_report_ranks(con, rs, init_rank))
         out.append(Collateral(
             rule_id=rule_id, category=rule.category, title=rule.title,
             ranks=sorted(ranks),
@@ -511,6 +512,25 @@ def _collateral(con: duckdb.DuckDBPyConnection, found: list[dict], by_id: dict[s
             count=len({(r["file"], r["line_no"]) for r in rs}), first=cite(rs[0]),
         ))
     return sorted(out, key=lambda c: (-len(c.ranks), -c.count))
+
+
+def _group_report_ranks(con: duckdb.DuckDBPyConnection, group: list[dict], init_rank: int | None) -> set[int]:
+    """The ranks unranked watchdog reports name themselves (``[Rank 3] Watchdog caught ...``).
+
+    Where no report carries a launcher's rank, the rank inside the message is the one
+    the job's logs give (``watchdog_reports.who``, the one definition of whose report it
+    is: the group's rank, the global one on the default group); the claims that name
+    a culprit already read it that way."""
+    loose = [(r["file"], r["line_no"]) for r in group if r["rank"] is None]
+    if not loose:
+        return set()
+    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'watchdog_reports'").fetchone()[0]:
+        return set()
+    found = con.execute(
+        "SELECT DISTINCT who FROM watchdog_reports w JOIN (SELECT unnest(?) AS f, unnest(?) AS l) x "
+        "ON w.file = x.f AND w.line_no = x.l WHERE w.printed_by IS NULL AND w.who IS NOT NULL",
+        [[f for f, _ in loose], [ln for _, ln in loose]]).fetchall()
+    return {who for (who,) in found if who != init_rank}
 
 
 def _console_echo_ranks(con: duckdb.DuckDBPyConnection, group: list[dict], ranked: set[int],

@@ -217,12 +217,16 @@ WITH claims AS (
     UNION ALL
     -- the watchdog's own timeout line names the collective the rank waited in (SeqNum,
     -- OpType, NumelIn): comparable across ranks only within one process group, so only
-    -- when every such line is of the same group and each rank names one collective
+    -- when every such line is of the same group and each rank names one collective.
+    -- Two global ranks that are the same rank of "their" group are in two groups
+    -- (`[rank13]: ... [Rank 1]` and `[rank15]: ... [Rank 1]`), whatever the lines print.
     SELECT who, 1, {'seq': seq, 'op': op, 'shape': numel, 'dtype': NULL},
            node, file, line_no, line_end, message, ts_aligned, printed_by IS NULL
     FROM watchdog_reports
     WHERE who IS NOT NULL AND category = 'nccl_timeout_hang'
       AND (SELECT count(DISTINCT pg) FROM watchdog_reports) = 1
+      AND NOT EXISTS (SELECT 1 FROM watchdog_reports a JOIN watchdog_reports b
+                      ON a.pg_rank = b.pg_rank AND a.printed_by <> b.printed_by)
       AND who NOT IN (SELECT who FROM watchdog_reports WHERE who IS NOT NULL
                       GROUP BY who HAVING count(DISTINCT (seq, op, coalesce(numel, ''))) > 1)
     UNION ALL

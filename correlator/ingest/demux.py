@@ -48,10 +48,13 @@ PREFIXES: tuple[Prefix, ...] = (
     Prefix("kubectl_pod", r"^\[pod/(?P<host>[^/\]\s]+)/[^\]\s]*\] ", "["),
     Prefix("accelerate_test", r"^(?:stdout|stderr): ", "s"),
     Prefix("rank", r"^\[rank(?P<rank>\d+)\]: ?", "["),
-    # a platform's own stamp before torch's "[rankN]:" (a job console that stamps each line)
+    # a platform's own stamp before torch's "[rankN]:" (a job console that stamps each line);
+    # one to the minute only (`2025-02-18 12:54 [rank13]:`, NVIDIA/nccl#1610) is too coarse
+    # to be the line's time and is dropped, the rank kept
     Prefix(
         "stamp_rank",
-        r"^(?P<wrapper_ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?) \[rank(?P<rank>\d+)\]: ?",
+        r"^(?:(?P<wrapper_ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?)|\d{4}-\d\d-\d\d \d\d:\d\d)"
+        r" \[rank(?P<rank>\d+)\]: ?",
         "0123456789",
     ),
     Prefix(
