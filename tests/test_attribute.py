@@ -20,6 +20,9 @@ from correlator.ingest.attribute import facts_from_path
         ("local_rank_2.log", None, 2, None),
         ("gpu-node-07/train.log", None, None, "gpu-node-07"),
         ("job/launcher.log", None, None, None),
+        # Ray's per-process session logs are processes, not machines (ids new)
+        ("ray/session_2026-11-30_09-12-40_118200_771/logs/"
+         "worker-5e0c1a9b77d2f04e6a31c8d9e2b7f0a45c6d8e1f9a0b3c2d4e5f6a7b-02000000-48213.err", None, None, None),
     ],
 )
 def test_path_rules(path, rank, local_rank, node):

@@ -209,6 +209,8 @@ def test_demux_searches_are_digit_invariant():
     ("2025-03-02T10:00:01.5 | RANK=5 | epoch 1", 5),
     ("[RANK 6] Epoch 2 | Batchsize: 32 | Steps: 118", 6),
     ("rank 1 pid 4410 step 8 loss 1.40", 1),
+    ("2025-03-02 10:00:01,123 INFO rank=7 step 3/40 local loss 2.11", 7),  # after the record's level
+    ("2025-03-02 10:00:01 WARNING | rank:2 | grad norm 41.2", 2),
     # not a record's own rank field: c10d's process-group rank, words, a rank inside the text
     ("[E ProcessGroupNCCL.cpp:737] [Rank 3] Watchdog caught collective operation timeout", None),
     ("ranking metrics computed for 40 queries", None),

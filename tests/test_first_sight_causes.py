@@ -10,12 +10,13 @@ prefix, without its traceback header, or in a layout the corpus does not have.
 
 from __future__ import annotations
 
+import pyarrow.parquet as pq
 import pytest
 from conftest import write_job
 
 from correlator.analysis.analyze import analyze
 from correlator.analysis.classifier import classify_failure
-from correlator.ingest import IngestOptions
+from correlator.ingest import IngestOptions, ingest
 
 QUIET = IngestOptions(echo_problems=False)
 
@@ -1056,3 +1057,54 @@ def test_reports_of_two_ranks_that_are_the_same_rank_of_their_group_are_not_comp
     one = (report(9, 1408, "ALLTOALL_BASE").replace("[Rank 1]", "[Rank 0]")
            + report(11, 93, "ALLREDUCE"))
     assert verdict(tmp_path / "one", {"console.log": one}).root_cause.category == "collective_mismatch"
+
+
+# ---- Ray Train's driver reports each worker's error under a rank header ------------------
+
+def _ray_driver(header: str, exc: str) -> str:
+    # the shape of Ray Train 2.x's WorkerGroupError on the driver's console (values new); Ray
+    # colours its actor prefixes when the console was a terminal
+    return (
+        "2026-11-30 09:12:41,118\tINFO worker.py:1927 -- Started a local Ray instance.\n"
+        "\x1b[36m(RayTrainWorker pid=48211)\x1b[0m Setting up process group for: env:// [rank=0, world_size=4]\n"
+        "\x1b[36m(RayTrainWorker pid=48213)\x1b[0m epoch 0 step 10 loss 2.113\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/jobs/finetune/launch.py", line 88, in <module>\n'
+        "    result = trainer.fit()\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/ray/train/v2/api/data_parallel_trainer.py", line 195, in fit\n'
+        "    raise result.error\n"
+        "ray.train.WorkerGroupError: Training failed due to worker errors:\n"
+        f"{header}\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/jobs/finetune/train_loop.py", line 131, in train_func\n'
+        "    batch = next(it)\n"
+        '  File "/srv/jobs/finetune/data.py", line 57, in __getitem__\n'
+        "    raise ValueError(msg)\n"
+        f"{exc}\n"
+    )
+
+
+def test_a_ray_worker_error_header_names_the_rank_of_the_error_below_it(tmp_path):
+    exc = "ValueError: shard 00017.parquet: column 'input_ids' has 3 rows, expected 4096"
+    v = verdict(tmp_path / "one", {"driver.log": _ray_driver("[Rank 3 Error Snippet]:", exc)})
+    assert v.status == "failed" and v.initiating.rank == 3
+    assert "shard 00017" in v.root_cause.evidence.text or "Rank 3" in v.root_cause.evidence.text
+    # the driver's own lines are not rank 3's: its console is the launcher's
+    out = tmp_path / "t.parquet"
+    ingest(tmp_path / "one" / "job", out_parquet=out, options=QUIET)
+    ranks = {r["line_no"]: r["rank"] for r in pq.read_table(out, columns=["line_no", "rank"]).to_pylist()}
+    assert ranks[1] is None and ranks[3] != 3
+    # two ranks alike share one header: no one rank is named from it
+    both = verdict(tmp_path / "both", {"driver.log": _ray_driver("[Rank 0,3 Error Snippet]:", exc)})
+    assert both.initiating.rank != 3
+
+
+def test_terminal_colours_do_not_hide_a_prefix(tmp_path):
+    text = ("\x1b[36m(RayTrainWorker pid=48213)\x1b[0m Traceback (most recent call last):\n"
+            '\x1b[36m(RayTrainWorker pid=48213)\x1b[0m   File "/srv/jobs/t.py", line 9, in f\n'
+            "\x1b[36m(RayTrainWorker pid=48213)\x1b[0m     open(p)\n"
+            "\x1b[36m(RayTrainWorker pid=48213)\x1b[0m FileNotFoundError: [Errno 2] No such file or directory: "
+            "'/data/shard-7.bin'\n")
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed"
+    assert "\x1b" not in v.root_cause.evidence.text and "(RayTrainWorker" not in v.root_cause.evidence.text

@@ -8,7 +8,7 @@ docs/formats/wrappers.md):
 - ``rank3.log``, ``rank_03.txt``, ``rank-3/``, ``log_rank_3.out`` -> global rank
 - ``<run>/attempt_0/3/stdout.log`` (torchrun ``--log-dir``) -> local rank 3
 - ``node-12/...``, ``gpu-node-07/...``, ``worker-1.log`` (k8s pod), ``nid008637/``
-  -> node
+  -> node (not Ray's ``worker-<id>-<job>-<pid>.out``: a process's log)
 - ``dmesg*``, ``kern.log``, ``syslog``, ``nvidia-smi*``, ``collect_env*`` ->
   node-level files: a node and no rank
 
@@ -35,6 +35,9 @@ _NODE_LEVEL = re.compile(
     r"(?i)(?:^|/)(?:dmesg|kern(?:el)?(?:\.log)?|syslog|messages|journal|journalctl|"
     r"nvidia[-_]?smi|nvsmi|collect[-_]?env|env[-_]?info|ds[-_]?report)[^/]*$"
 )
+# Ray's per-process session logs (`logs/worker-<worker id>-<job id>-<pid>.out|.err`): one
+# worker process each (an actor, a task runner), not a machine
+_RAY_WORKER_LOG = re.compile(r"(?i)^worker-[0-9a-f]{32,}-[0-9a-f]{8}-\d+$")
 _STRIP_EXT = re.compile(r"(?:\.(?:log|txt|out|err|gz|bz2|xz|zst|json))+$", re.I)
 # the last run of digits of a path (extensions stripped): what tells siblings apart
 _LAST_NUMBER = re.compile(r"^(.*\D)?(\d{1,6})(\D*)$", re.S)
@@ -71,7 +74,7 @@ def facts_from_path(rel: str) -> PathFacts:
         if _NODE_DIR.match(comp):
             node = comp
             break
-    if node is None and rank is None and _NODE_DIR.match(stem):
+    if node is None and rank is None and _NODE_DIR.match(stem) and not _RAY_WORKER_LOG.match(stem):
         node = stem  # worker-1.log: one pod (node) per file
     if node_level:
         rank = local_rank = None

@@ -206,8 +206,12 @@ SELECT (SELECT yes FROM single_node)
 -- One rank per file (or per tee'd local-rank stream of a file): a per-rank file
 -- whose traceback says [rank2]: is rank 2's file. Launcher consoles are exempt:
 -- a child's traceback in them does not make the agent's lines that child's.
+-- So is a console that reports a child's error (mp.spawn's `-- Process 1 terminated with
+-- the following error:`, Ray Train's `[Rank 1 Error Snippet]:`): the parent's, the driver's.
 CREATE TEMP TABLE launcher_files AS
-SELECT DISTINCT file FROM part_summary WHERE source IN ('torchrun', 'slurm');
+SELECT DISTINCT file FROM part_summary WHERE source IN ('torchrun', 'slurm')
+UNION
+SELECT DISTINCT file FROM fact_events WHERE attr(attrs, 'child_report') IS NOT NULL;
 
 -- Everything below decides an event's rank and node from six columns, and a job
 -- has only a few hundred distinct combinations of them: decide per combination,

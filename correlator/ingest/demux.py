@@ -131,7 +131,9 @@ def _pdsh_ok(host: pl.Expr) -> pl.Expr:
 # "[RANK 3] Epoch 0 | ...", "rank 1 pid 32450 step 4 ...". Not stripped (it is the record's
 # own text), only read where no wrapper named the rank. c10d's "[Rank N]" comes after its
 # source location, never first: that is a process group's rank, not the job's.
-_STAMP_HEAD = r"(?i)^(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?[ \t]*(?:[|,-][ \t]*)?)?"
+# (the stamp may be followed by the record's level: "2026-12-05 19:21:35,371 INFO rank=2 step 6/16")
+_STAMP_HEAD = (r"(?i)^(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?[ \t]*(?:[|,-][ \t]*)?"
+               r"(?:(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+(?:[|,-][ \t]*)?)?)?")
 _RANK_NO = r"rank[ :=_]?(\d{1,6})(?: ?/ ?\d{1,6})?"
 # a bracketed field closes right after its number ("[Rank 0 Error Snippet]:" is a heading);
 # a bare one ends at a separator

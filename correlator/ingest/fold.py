@@ -61,7 +61,12 @@ _CHAIN_MARKERS = (
 )
 # mp.spawn re-raises a child's exception in the parent as ProcessRaisedException, whose
 # message is this header and the child's own traceback: one event, the child's.
-_SPAWN_CHILD_HEADER = r"^-- Process \d+ terminated with the following error:$"
+# Ray Train's WorkerGroupError lists its workers' errors one header each (`[Rank 1 Error
+# Snippet]:`, ranks whose errors differ only in numbers share one: `[Rank 0,3 Error
+# Snippet]:`), then the worker's traceback, often cut to its last frames, or a message: each
+# header starts an event that its traceback or message continues.
+_RAY_WORKER_HEADER = r"^\[Rank \d+(?:,\d+)* Error Snippet\]:$"
+_SPAWN_CHILD_HEADER = r"^-- Process \d+ terminated with the following error:$|" + _RAY_WORKER_HEADER
 # "ValueError: x", "torch.OutOfMemoryError: CUDA out of memory", "KeyboardInterrupt"
 _EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure|error)\b(?::|$)|^[A-Za-z_][\w.]*: "
 
@@ -111,7 +116,7 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         t.str.starts_with("PyTorch version: ").alias("torch_version"),
         (t == "Collecting environment information...").alias("collecting"),
         t.str.contains(_EXCEPTION_LINE).alias("exc_line"),
-        t.str.contains(_BARE_EXCEPTION_LINE).alias("bare_exc"),
+        (t.str.contains(_BARE_EXCEPTION_LINE) | t.str.contains(_RAY_WORKER_HEADER)).alias("bare_exc"),
         t.str.contains(_FRAME_LINE).alias("frame"),
         t.str.contains(r":\s*$").alias("opens"),
         t.str.contains(r"\d+%\|").alias("bar"),

@@ -345,9 +345,22 @@ def _unfinished_per_file(ev: pl.DataFrame) -> dict[str, int]:
     return dict(zip(last.get_column("file").to_list(), last.get_column("start").to_list(), strict=True))
 
 
+# A terminal's control sequences (colours, erase-line): Ray colours its `(Worker pid=...)`
+# prefixes, loguru and rich their level fields, and a console tee'd from a TTY keeps them.
+# They are no part of what a line says, and in front of a prefix they hide it.
+_TERMINAL_CONTROL = r"\x1b\[[0-?]*[ -/]*[@-~]"
+
+
+def _without_terminal_control(df: pl.DataFrame) -> pl.DataFrame:
+    text = df.get_column("text")
+    if not text.str.contains("\x1b", literal=True).any():
+        return df
+    return df.with_columns(text.str.replace_all(_TERMINAL_CONTROL, ""))
+
+
 def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamState) -> pl.DataFrame:
     """Stage 1 for the lines of ``df`` (``fi``, ``line_no``, ``text``, in file order)."""
-    df = join_hard_wraps(df)
+    df = join_hard_wraps(_without_terminal_control(df))
     df = df.with_columns(pl.lit(0, dtype=pl.Int32).alias("part"))
     # the lines' digit shapes, taken before demux: its searches ask them instead of
     # every line, and the rows it leaves unchanged (nearly all) keep them for fold
@@ -357,7 +370,6 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     before = df.get_column("text").str.len_bytes()
     df = strip_prefixes(df, shapes=raw_shapes)
     _note_bad_prefixes(df, before, state)
-    df = rank_in_record_head(df)
     df = split_glued_progress(df, raw_shapes)
     df = restrip_glued(df)
 
@@ -373,6 +385,9 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         wrapper = parse_timestamps(df.get_column("wrapper_ts").fill_null(""), tz="UTC").get_column("ts")
         df = df.with_columns(pl.coalesce(pl.col("ts"), wrapper).alias("ts"))
     df = df.with_columns(_stream_key(df, files))
+    # a rank field in a record's own head is that record's rank, read after the streams are
+    # keyed: the record's traceback below it (exc_info) names no rank and is the same stream
+    df = rank_in_record_head(df)
     df = df.drop(SHAPE_CODE)
     ev = fold(df, carry_cols=_CARRY, shaped=line_shapes)
     ev = ev.filter(_not_blank(ev.get_column("message"), line_shapes[0], ev.get_column("shape_code")))
@@ -404,7 +419,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
 
     ev = _estimate_ts(ev, state, several_files=files.n > 1)
     ev = _give_year(ev, state)
-    return ev.select(
+    return _mark_child_reports(ev).select(
         pl.lit(job).alias("job"),
         pl.coalesce(pl.col("host"), files.fact("node")).alias("node"),
         pl.col("rank").cast(pl.Int32),
@@ -430,20 +445,47 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     )
 
 
-# torch.multiprocessing.spawn's report of a child's exception (fold.py keeps it one event)
-_SPAWN_CHILD = r"(?m)^-- Process (\d+) terminated with the following error:$"
+# torch.multiprocessing.spawn's and Ray Train's reports of a child's exception (fold.py keeps
+# each one event); a Ray header naming several ranks (`[Rank 0,3 Error Snippet]:`) names no
+# one rank
+_SPAWN_CHILD = (r"(?m)^(?:-- Process (\d+) terminated with the following error:"
+                r"|\[Rank (\d+(?:,\d+)*) Error Snippet\]:)$")
+_CHILD_REPORT_LITERALS = ("terminated with the following error:", "Error Snippet]:")
+
+
+def _child_reports(msg: pl.Series) -> pl.Series:
+    """Which messages may hold a launcher's report of a child's error (literal scans)."""
+    return (msg.str.contains(_CHILD_REPORT_LITERALS[0], literal=True)
+            | msg.str.contains(_CHILD_REPORT_LITERALS[1], literal=True))
 
 
 def _spawn_child_rank(ev: pl.DataFrame) -> pl.DataFrame:
-    """The child's index that ``mp.spawn``'s report names is the rank of the error it
-    carries (``fn(i, *args)``: the spawn index is the rank the job passes on, as every
-    spawn-launched trainer does); a prefix on the line itself still wins."""
+    """The child that ``mp.spawn``'s or Ray Train's report names is the rank of the error
+    it carries (``fn(i, *args)``: the spawn index is the rank the job passes on, as every
+    spawn-launched trainer does; Ray names the worker's world rank); a prefix on the line
+    itself still wins. The report is the parent's (the launcher's, the driver's) line:
+    attr ``child_report`` (the ranks it names) tells stage 2 that its file is a launcher's,
+    whose other lines are not that child's."""
     msg = ev.get_column("message")
-    has = msg.str.contains("terminated with the following error:", literal=True)
-    if not has.any():
+    if not _child_reports(msg).any():
         return ev
-    child = msg.str.extract(_SPAWN_CHILD, 1).cast(pl.Int32, strict=False)
-    return ev.with_columns(pl.coalesce(pl.col("rank"), child).alias("rank"))
+    found = msg.str.extract_groups(_SPAWN_CHILD)
+    child = found.struct.field("1").fill_null(found.struct.field("2")).cast(pl.Int32, strict=False)
+    return ev.with_columns(pl.coalesce(pl.col("rank"), pl.lit(child)).alias("rank"))
+
+
+def _mark_child_reports(ev: pl.DataFrame) -> pl.DataFrame:
+    """Attr ``child_report`` (the ranks a launcher's report of a child's error names) on
+    those events, once their attrs exist (``_spawn_child_rank``)."""
+    msg = ev.get_column("message")
+    if not _child_reports(msg).any():
+        return ev
+    found = msg.str.extract_groups(_SPAWN_CHILD)
+    named = found.struct.field("1").fill_null(found.struct.field("2"))
+    report = pl.concat_list(pl.struct(pl.lit("child_report").alias("key"), pl.lit(named).alias("value")))
+    return ev.with_columns(
+        pl.when(pl.lit(named).is_not_null()).then(pl.col("attrs").list.concat(report))
+        .otherwise(pl.col("attrs")).alias("attrs"))
 
 
 _PREFIX_FACTS = ("rank", "local_rank", "task", "pid", "host", "wrapper_ts")
@@ -731,7 +773,9 @@ class _PartBatch:
 
 
 def _part_batch(ev: pl.DataFrame, groups: list[int] | None = None) -> _PartBatch:
-    facts = ev.select(FACT_COLUMNS).filter(pl.col("kind").is_in(list(FACT_KINDS)).fill_null(False))
+    # (and a launcher's report of a child's error, whatever its kind: see _spawn_child_rank)
+    facts = ev.select(FACT_COLUMNS).filter(
+        pl.col("kind").is_in(list(FACT_KINDS)).fill_null(False) | _child_reports(ev.get_column("message")))
     return _PartBatch(_to_part(ev), _facts_table(facts) if facts.height else None, groups)
 
 
