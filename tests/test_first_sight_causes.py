@@ -1108,3 +1108,45 @@ def test_terminal_colours_do_not_hide_a_prefix(tmp_path):
     v = verdict(tmp_path, {"console.log": text})
     assert v.status == "failed"
     assert "\x1b" not in v.root_cause.evidence.text and "(RayTrainWorker" not in v.root_cause.evidence.text
+
+
+def test_the_launcher_names_the_rank_of_an_unranked_error_no_rule_places(tmp_path):
+    # accelerate's notebook_launcher (elastic_launch, fork): the child's traceback reaches the
+    # console without a rank; the agent's table names the one rank that failed (values new)
+    console = (
+        "[W1206 04:10:02.000000000 socket.cpp:207] [c10d] The hostname of the client socket cannot be retrieved. err=-3\n"
+        "W1206 04:10:05.101000 5120 torch/multiprocessing/spawn.py:165] Terminating process 5131 via signal SIGTERM\n"
+        "E1206 04:10:05.130000 5120 torch/distributed/elastic/multiprocessing/api.py:836] failed (exitcode: 1) "
+        "local_rank: 2 (pid: 5133) of fn: main (start_method: fork)\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/nb/run.py", line 40, in <module>\n'
+        "    notebook_launcher(main, num_processes=3)\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/launcher/api.py", line 383, in launch_agent\n'
+        "    raise ChildFailedError(\n"
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+        "============================================================\n"
+        "main FAILED\n"
+        "------------------------------------------------------------\n"
+        "Failures:\n"
+        "  <NO_OTHER_FAILURES>\n"
+        "------------------------------------------------------------\n"
+        "Root Cause (first observed failure):\n"
+        "[0]:\n"
+        "  time      : 2026-12-06_04:10:05\n"
+        "  host      : localhost\n"
+        "  rank      : 2 (local_rank: 2)\n"
+        "  exitcode  : 1 (pid: 5133)\n"
+        "  error_file: /tmp/torchelastic_x/none_y/attempt_0/2/error.json\n"
+        "  traceback : Traceback (most recent call last):\n"
+        '    File "/srv/nb/run.py", line 22, in main\n'
+        "      table = read_label_table(path)\n"
+        '    File "/srv/nb/run.py", line 11, in read_label_table\n'
+        "      ids.append(int(cols[0]))\n"
+        "  ValueError: invalid literal for int() with base 10: 'label'\n"
+        "  \n"
+        "============================================================\n"
+    )
+    v = verdict(tmp_path, {"console.log": console})
+    assert v.status == "failed"
+    assert v.initiating.rank == 2 and not v.initiating.all_ranks
+    assert v.root_cause.category == "data_error"

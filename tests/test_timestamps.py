@@ -250,6 +250,12 @@ STAMPED: list[tuple[str, dt.datetime, str]] = [
     ("  time      : 2024-03-05_07:01:51", utc(2024, 3, 5, 7, 1, 51), "torchrun_table"),
     # 03-torchrun-elastic.md §2 pre-1.10 layout (pytorch/pytorch pull request 65041)
     ("  time: 2021-09-14_22:01:06", utc(2021, 9, 14, 22, 1, 6), "torchrun_table"),
+    # torchtitan's logger (pytorch/torchtitan issue 950): the app's own tag, then asctime
+    (
+        "[titan] 2025-03-12 11:10:21,603 - root - WARNING - Dataset c4_test is being re-looped",
+        utc(2025, 3, 12, 11, 10, 21, 603000),
+        "tagged",
+    ),
     # shape per 04-deepspeed.md §1 ("Python default asctime") at line start
     (
         "2023-03-03 02:22:03,491 - INFO - __main__ - Creating fp16 ZeRO stage 3 optimizer",
@@ -883,6 +889,8 @@ ROUND_TRIP = {
         False,
     ),
     "torchrun_table": (lambda t, x: f"  time      : {t:%Y-%m-%d_%H:%M:%S}", _s, False),
+    "tagged": (lambda t, x: f"[app{x % 100}] {t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d} - root - INFO - m",
+               _ms, False),
     "mdy_comma": (
         lambda t, x: f"{_MON[t.month - 1]} {t.day}, {t.year}, {t:%H:%M:%S}: m",
         _s,

@@ -381,10 +381,11 @@ def _same_fault_names_whom(top: Hyp, hyps: list[Hyp]) -> None:
 
 
 def launcher_names_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> None:
-    """An unattributed winner (a C++ abort printed without a rank prefix) takes its
-    rank from the launcher's first observed failure when exactly one rank is named
-    (evidence, not verdict: used only when nothing better names the rank)."""
-    if top.rank is not None or top.node is not None or top.rule is None:
+    """An unattributed winner (a C++ abort printed without a rank prefix, a child's
+    traceback the launcher logged for it) takes its rank from the launcher's first observed
+    failure when exactly one rank is named (evidence, not verdict: used only when nothing
+    better names the rank)."""
+    if top.rank is not None or top.node is not None or (top.rule is None and top.classification is None):
         return
     ranks = [r for (r,) in con.execute(
         "SELECT DISTINCT rank FROM findings WHERE kind IN ('torchrun.worker_failed', 'mpi.first_failed') "

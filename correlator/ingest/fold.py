@@ -214,7 +214,10 @@ def continuation_flags(
         bar_aside.alias("bar_aside"),
         indented,
         pl.col("exc_line"),
-        (tb_start | headless | reraised.fill_null(False)).alias("tb_start"),
+        # (a child report's frames with no "Traceback" line: Ray cuts a worker's snippet to
+        # its last frames, a paste loses the header; they open the traceback all the same)
+        (tb_start | headless | reraised.fill_null(False)
+         | (pl.col("frame") & after_chain).fill_null(False)).alias("tb_start"),
         pl.col("frame"),
         pl.col("stream"),
     )

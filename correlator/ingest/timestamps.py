@@ -98,6 +98,7 @@ FORMATS: dict[str, str] = {
     "nvsmi_csv": "'2026/05/28 10:00:00.000, ...' (nvidia-smi --query-gpu CSV)",
     "slurm": "'slurmstepd: error: *** JOB n ON host CANCELLED AT 2021-08-03T16:28:28 ***'",
     "torchrun_table": "'  time      : 2024-03-05_07:01:51' (ChildFailedError table)",
+    "tagged": "'[titan] YYYY-MM-DD HH:MM:SS,mmm ' (an app logger's own tag, then its stamp)",
 }
 _NAMES: tuple[str, ...] = tuple(FORMATS)
 _CODE: dict[str, int] = {name: code for code, name in enumerate(_NAMES)}
@@ -621,12 +622,22 @@ def _bracket_key() -> pl.Expr:
         .then(4)  # [Fri Aug 30 ...  dmesg -T
         .when(_head_starts(*(f"[{level}|" for level in _PY_LEVELS)))
         .then(5)  # [INFO|trainer..  HF Trainer
+        .when((_is_lower(b1) | _is_upper(b1)) & pl.any_horizontal(
+            _eq(_hbyte(k), "]") & _eq(_hbyte(k + 1), " ") & _is_digit(_hbyte(k + 2)) for k in range(2, _HEAD - 2)))
+        .then(6)  # [titan] 2025-.. an app logger's tag of up to 8 characters, then a stamp
     )
 
 
 def _bracket(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
-    parsers = {1: _bracket_iso, 2: _dmesg_raw, 3: _c10, 4: _dmesg_t, 5: _trainer}
+    parsers = {1: _bracket_iso, 2: _dmesg_raw, 3: _c10, 4: _dmesg_t, 5: _trainer, 6: _tagged}
     return _dispatch(d, _bracket_key(), parsers, ctx)
+
+
+def _tagged(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
+    # torchtitan's "[titan] %(asctime)s - %(name)s - %(levelname)s - %(message)s": the tag is
+    # the application's (not a wrapper's: it names no process), the stamp ISO / asctime
+    g = _extract(d, r"^\[[A-Za-z][\w.-]{0,7}\] " + _ISO)
+    return [_iso_parts(g, "tagged")]
 
 
 def _digit_key() -> pl.Expr:
