@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gen_meta.py [OUT]: write README.md, truth.json and .correlatorignore of every x-* job under OUT
 (default sample_logs/captures9). Truths are written from the injections (META below) and were checked by
-hand against the captured lines (check_truths.py checks every `contains` is in the job's log files)."""
+hand against the captured lines (../../_capture/check_truths.py checks every `contains` is in the job's log files)."""
 import json, os, sys
 
 OUT = sys.argv[1] if len(sys.argv) > 1 else "sample_logs/captures9"
@@ -169,7 +169,7 @@ def main():
              "## Files", ""] + [f"* `{x}`" for x in logs] + ["",
              "## Rerun", "", ENV, "", "```", f"_capture_x/{name}.sh            # as root; scratch dir /home/user/jobs/{name}",
              f"python3 _capture_x/collect.py {name} " + " ".join(f"'{g}'" for g in m["files"]),
-             "python3 _capture_x/gen_meta.py && python3 _capture_x/check_truths.py", "```", "",
+             "python3 _capture_x/gen_meta.py && python3 ../_capture/check_truths.py .", "```", "",
              "A recapture differs in pids, ports, time stamps and random directory names; the truth's pid-bearing strings "
              "must then be updated from the new logs.", ""]
         with open(os.path.join(d, "README.md"), "w") as f:
