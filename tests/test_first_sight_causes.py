@@ -1150,3 +1150,27 @@ def test_the_launcher_names_the_rank_of_an_unranked_error_no_rule_places(tmp_pat
     assert v.status == "failed"
     assert v.initiating.rank == 2 and not v.initiating.all_ranks
     assert v.root_cause.category == "data_error"
+
+
+def test_a_torch_log_record_with_its_header_on_every_line_is_one_record(tmp_path):
+    # the elastic agent (fork start method) logs a child's traceback through torch's logger,
+    # which repeats its header on every line of the message (torch 2.13's format; values new)
+    head = "E0302 07:41:09.512000 8812 torch/distributed/elastic/multiprocessing/api.py:836] "
+    body = [
+        "failed (exitcode: 1) local_rank: 0 (pid: 8820) of fn: worker (start_method: fork)",
+        "Traceback (most recent call last):",
+        '  File "/opt/venv/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 211, in join',
+        "    raise ProcessRaisedException(msg, error_index, failed_process.pid)",
+        "torch.multiprocessing.spawn.ProcessRaisedException: ",
+        "",
+        "-- Process 3 terminated with the following error:",
+        "Traceback (most recent call last):",
+        '  File "/srv/exp/fit.py", line 77, in worker',
+        "    loss = F.nll_loss(logp, target)",
+        "IndexError: Target 12 is out of bounds.",
+        "",
+    ]
+    v = verdict(tmp_path, {"console.log": "".join(head + b + "\n" for b in body)})
+    assert v.status == "failed"
+    assert v.initiating.rank == 3
+    assert "Target 12" in v.root_cause.evidence.text and head not in v.root_cause.evidence.text

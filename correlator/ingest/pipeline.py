@@ -46,6 +46,7 @@ from correlator.ingest.attribute import PathFacts, facts_from_path, sibling
 from correlator.ingest.classify import ATTR_TYPE, classify
 from correlator.ingest.demux import (
     SHAPE_CODE,
+    _rows_where,
     join_hard_wraps,
     rank_in_record_head,
     restrip_glued,
@@ -358,6 +359,31 @@ def _without_terminal_control(df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns(text.str.replace_all(_TERMINAL_CONTROL, ""))
 
 
+# torch's own log format (torch._logging, the elastic agent's logger) writes a multi-line
+# message with its header on every line: `E1206 02:03:15.770000 23349 .../api.py:836] Traceback
+# ...`, then the same header before each frame. A header the line above carries too (to the
+# microsecond, the same pid and source line) is that record's continuation, not a record of its own.
+_TORCH_RECORD_HEAD = r"^([IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [^\s\]]+:\d+\] )"
+
+
+def _unrepeat_record_headers(df: pl.DataFrame, shapes: pl.Series) -> pl.DataFrame:
+    """Strip a torch log header that repeats the line above's (its multi-line message goes on)."""
+    may = _rows_where(df, shapes, lambda t: t.str.contains(r"^[IWEF]\d{4} \d\d:"))
+    if may.sum() < 2:
+        return df
+    head = pl.when(may).then(df.get_column("text").str.extract(_TORCH_RECORD_HEAD, 1)).otherwise(None)
+    heads = df.select(head.alias("h")).to_series()
+    repeat = (heads.is_not_null() & (heads == heads.shift(1))).fill_null(False)
+    if not repeat.any():
+        return df
+    rest = df.get_column("text").str.slice(heads.str.len_bytes().fill_null(0))
+    changed = df.with_columns(pl.when(repeat).then(rest).otherwise(pl.col("text")).alias("text"))
+    if SHAPE_CODE in df.columns:
+        changed = changed.with_columns(
+            pl.when(repeat).then(None).otherwise(pl.col(SHAPE_CODE)).alias(SHAPE_CODE))
+    return changed
+
+
 def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamState) -> pl.DataFrame:
     """Stage 1 for the lines of ``df`` (``fi``, ``line_no``, ``text``, in file order)."""
     df = join_hard_wraps(_without_terminal_control(df))
@@ -372,6 +398,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     _note_bad_prefixes(df, before, state)
     df = split_glued_progress(df, raw_shapes)
     df = restrip_glued(df)
+    df = _unrepeat_record_headers(df, raw_shapes)
 
     line_shapes = with_new_texts(df.get_column("text"), raw_shapes, df.get_column(SHAPE_CODE), keep_unused=True)
     stamps = parse_timestamps(df.get_column("text"), tz=tz, default_year=PROVISIONAL_YEAR, shapes=line_shapes)
