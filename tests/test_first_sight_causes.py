@@ -1174,3 +1174,22 @@ def test_a_torch_log_record_with_its_header_on_every_line_is_one_record(tmp_path
     assert v.status == "failed"
     assert v.initiating.rank == 3
     assert "Target 12" in v.root_cause.evidence.text and head not in v.root_cause.evidence.text
+
+
+def test_among_echoes_a_traceback_cut_before_its_exception_names_no_culprit(tmp_path):
+    # a peer's lost-connection report, then another rank's traceback the paste cut short
+    # (values and paths new; the shape of NVIDIA/nccl#1928 and OpenNMT-tf#985)
+    echo = ("[rank5]: torch.distributed.DistBackendError: NCCL error in: /opt/torch/csrc/distributed/c10d/"
+            "ProcessGroupNCCL.cpp:3690, remote process exited or there was a network error, NCCL version 2.27.3\n"
+            "[rank5]: ncclRemoteError: A call failed possibly due to a network error or a remote process exiting "
+            "prematurely.\n")
+    cut = ("[rank1]: Traceback (most recent call last):\n"
+           '[rank1]:   File "/work/bench/sweep.py", line 140, in <module>\n'
+           "[rank1]:     run_all(cfg)\n"
+           '[rank1]:   File "/work/bench/sweep.py", line 118, in run_all\n'
+           "[rank1]:     out = step(model, batch)\n")
+    v = verdict(tmp_path / "cut", {"train.log": echo + cut})
+    assert v.status == "failed" and v.initiating.rank is None and v.initiating.kind == "unknown"
+    # the same traceback with its exception line does name its rank
+    whole = cut + "[rank1]: IndexError: index 77 is out of bounds for dimension 0 with size 64\n"
+    assert verdict(tmp_path / "whole", {"train.log": echo + whole}).initiating.rank == 1

@@ -14,7 +14,7 @@ from itertools import pairwise
 
 import duckdb
 
-from correlator.analysis.classifier import classify_failure, facts_of
+from correlator.analysis.classifier import classify_failure
 from correlator.analysis.evidence import cite, epoch, one, rows
 from correlator.analysis.first_odd import first_odd_line
 from correlator.analysis.hypotheses import (
@@ -26,6 +26,7 @@ from correlator.analysis.hypotheses import (
     hypotheses,
     launcher_names_rank,
     same_error_everywhere,
+    says_what_failed,
     score,
     why_not,
     with_message,
@@ -113,7 +114,7 @@ def decide(
     # nothing reported one as an error (a paste of NCCL's lines alone)
     failures = rows(con, "SELECT * FROM failure_evidence ORDER BY coalesce(level = 'WARNING', false), "
                          "coalesce(ts_aligned, ts) NULLS LAST, file, line_no LIMIT 1")
-    if failures and failures[0]["level"] != "WARNING" and not _says_what_failed(con, failures[0]):
+    if failures and failures[0]["level"] != "WARNING" and not says_what_failed(con, failures[0]):
         # ... unless the error does not say what failed (a traceback the paste cut before its
         # exception line) and the runtime's WARN above it in the same file does
         warn = rows(con, "SELECT * FROM failure_evidence WHERE level = 'WARNING' AND file = ? AND line_no < ? "
@@ -598,15 +599,6 @@ def _missing(
                    "to see each rank's last collective")
     return out
 
-
-
-def _says_what_failed(con: duckdb.DuckDBPyConnection, row: dict) -> bool:
-    """The error names an exception, a signal or a message of its own (not a traceback cut
-    before its exception line)."""
-    text = with_message(con, row)["message"]
-    if "Traceback (most recent call last)" not in text and 'File "' not in text:
-        return True
-    return bool(facts_of(text).exceptions)
 
 
 def failure_hypothesis(con: duckdb.DuckDBPyConnection, row: dict) -> Hyp:

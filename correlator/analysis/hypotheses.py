@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import duckdb
 
-from correlator.analysis.classifier import Classification, classify_failure
+from correlator.analysis.classifier import Classification, classify_failure, facts_of
 from correlator.analysis.evidence import cite, epoch, one, rows, sql_file
 from correlator.analysis.flight_recorder import create_fr_inferences
 from correlator.analysis.outcome import phase_of
@@ -136,6 +136,10 @@ def hypotheses(
         c for c in candidates
         if c["rule_role"] is None and c["level"] in ("ERROR", "CRITICAL") and not c["survived"]
     ]
+    if unexplained and one(con, "SELECT count(*) FROM findings WHERE role = 'collateral'", [])[0]:
+        # among echoes, a traceback the paste cut before its exception line names no failure of
+        # its own (on a waiting rank it is as likely that wait's raise): the echoes decide
+        unexplained = [c for c in unexplained if says_what_failed(con, c)]
     if unexplained:
         d = with_message(con, unexplained[0])
         is_tb = "Traceback (most recent call last)" in d["message"]
@@ -434,6 +438,15 @@ def _only_node_local_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> int | Non
         return None
     return int(local)
 
+
+
+def says_what_failed(con: duckdb.DuckDBPyConnection, row: dict) -> bool:
+    """The error names an exception, a signal or a message of its own (not a traceback cut
+    before its exception line)."""
+    text = with_message(con, row)["message"]
+    if "Traceback (most recent call last)" not in text and 'File "' not in text:
+        return True
+    return bool(facts_of(text).exceptions)
 
 
 def with_message(con: duckdb.DuckDBPyConnection, row: dict) -> dict:

@@ -487,6 +487,9 @@ own AS (
     FROM events e
     WHERE e.level IN ('ERROR', 'CRITICAL') AND e.source NOT IN ('torchrun', 'slurm')
       AND e.message NOT LIKE '%SignalException%' AND e.message NOT LIKE '%KeyboardInterrupt%'
+      -- a traceback the paste cut before its exception line says nothing of its own (on a
+      -- waiting rank it is as likely the same wait's raise)
+      AND NOT (e.kind = 'python.traceback' AND e.attrs['exc_type'] IS NULL)
       AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.file = e.file AND f.line_no = e.line_no)
       AND (e.ts_aligned IS NULL OR (SELECT t FROM first_wait) IS NULL
            OR e.ts_aligned <= (SELECT t FROM first_wait) + INTERVAL 2 SECOND)
