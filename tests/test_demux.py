@@ -221,3 +221,17 @@ def test_demux_searches_are_digit_invariant():
 def test_a_rank_field_at_a_records_head_names_its_rank(line, rank):
     df = pl.DataFrame({"text": [line], "rank": pl.Series([None], dtype=pl.Int32)})
     assert rank_in_record_head(df)["rank"][0] == rank
+
+
+def test_skypilot_prefixes_name_the_node_and_pid():
+    # SkyPilot's job log (skypilot-org/skypilot issue 4448 and axolotl issue 1495; values new)
+    df = _strip([
+        "(head, rank=0, pid=7311) [gpu-a7-0:2]:gpu-a7-0:9141:9190 [2] NCCL INFO comm 0x55 rank 2 nranks 8 cudaDev 2 busId 41000 - Init COMPLETE",
+        "(worker1, rank=1, pid=2519, ip=10.4.0.12) step 3 loss 1.22",
+        "(llm-spot, pid=4021) [rank5]:[E0410 08:00:01.000000000 ProcessGroupNCCL.cpp:616] [Rank 5] x",
+    ])
+    assert df["host"].to_list() == ["head", "worker1", None]  # the outermost prefix names the node
+    assert df["pid"].to_list() == [7311, 2519, 4021]
+    assert df["local_rank"].to_list() == [None, None, None]  # "[host:2]:" does not say which rank 2 is
+    assert df["rank"].to_list() == [None, None, 5]
+    assert df["text"][0].startswith("gpu-a7-0:9141:9190 [2] NCCL INFO")

@@ -63,9 +63,16 @@ PREFIXES: tuple[Prefix, ...] = (
         "[",
     ),
     Prefix("torchrun_tee", r"^\[(?:[A-Za-z_][A-Za-z_-]*?)(?P<local_rank>\d+)\]:", "["),
+    # a launcher's "[host:N]:" tag (as a SkyPilot job prints it: "[nccl-e9ef-7d4f-0:3]:"): the
+    # host is read; whether N is a local or a global rank the tag does not say, so it is not
+    Prefix("host_tee", rf"^\[(?P<host>{_HOSTNAME}):\d+\]:", "["),
     Prefix("torchx", r"^[A-Za-z_][\w-]*/\d+ \[(?P<local_rank>\d+)\]:", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"),
     # Ray's worker prefix: the ip is the worker's node (one raylet per machine)
     Prefix("ray", r"^\([A-Za-z_]\w* pid=(?P<pid>\d+)(?:, ip=(?P<host>[^)\s]+))?\) ", "("),
+    # SkyPilot's job log prefix: "(head, rank=0, pid=5634) ", "(worker1, rank=1, pid=2519, ip=...) "
+    # (rank is the node's index in the cluster, the name its node), or "(task-name, pid=41) "
+    Prefix("skypilot_node", r"^\((?P<host>[\w.-]+), rank=\d+, pid=(?P<pid>\d+)(?:, ip=[^)\s]+)?\) ", "("),
+    Prefix("skypilot_task", r"^\([\w.-]+, pid=(?P<pid>\d+)\) ", "("),
     # Lightning's rank_prefixed_message: "[rank: 1] Seed set to 42" (the global rank)
     Prefix("lightning_rank", r"^\[rank: (?P<rank>\d+)\] ", "["),
     Prefix("srun_label", r"^ *(?P<task>\d+): ", " 0123456789"),
