@@ -316,7 +316,8 @@ first_claim AS (
 SELECT 'collective_tie',
        CASE WHEN (SELECT any_value(attr) FROM tie) = 'shape' AND (SELECT batch_only FROM shapes)
             THEN 'data_error' ELSE 'collective_mismatch' END,
-       NULL, f.k.node, f.k.file, f.k.line_no, f.k.line_end, f.k.message, f.k.ts, 2.0,
+       -- a tie names no rank, nor the node the cited claim was printed on
+       NULL, NULL, f.k.file, f.k.line_no, f.k.line_end, f.k.message, f.k.ts, 2.0,
        (SELECT string_agg('rank ' || rank || ' runs ' || attr || ' ' || value, ' and ' ORDER BY rank) FROM tie)
        || ': one against one, no majority says which is odd; what would break the tie: the same report '
        || 'from a third rank (TORCH_DISTRIBUTED_DEBUG=DETAIL in every rank''s log) or every rank''s Flight Recorder dump'
