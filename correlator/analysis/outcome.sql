@@ -35,29 +35,39 @@ GROUP BY file, rank;
 -- read, a caught and logged exception did not end the run) nor its file say the
 -- run completed after.
 CREATE OR REPLACE TEMP TABLE failure_evidence AS
+-- (the candidates first: every join and subquery below runs on these few rows, never on
+-- every event of a large job)
+WITH cand AS (
+    SELECT * FROM events e
+    WHERE e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'process.nonzero_exit')
+       OR (e.source = 'nccl' AND e.level = 'WARNING')
+),
+-- a runtime's own warning line is its error report where the runtime has no other (NCCL
+-- prints a failed verbs call or CUDA call as WARN and returns an error code): evidence,
+-- ranked after every ERROR (decide.py) ... unless the same process carried on: NCCL went on
+-- setting up or running after it (a missing libibverbs falls back to sockets); a fatal WARN
+-- is followed only by its error's return-code trace (`net.cc:123 -> 2`), aborts and closed
+-- connections. Per process, the last line that carried on:
+carried_on AS (
+    SELECT n.file, n.attrs['pid'] AS pid, n.attrs['host'] AS host, max(n.line_no) AS last_ok
+    FROM events n
+    WHERE n.source = 'nccl' AND n.level = 'INFO' AND n.attrs['nccl_result'] IS NULL
+      AND n.file IN (SELECT file FROM cand WHERE source = 'nccl' AND level = 'WARNING')
+      AND NOT regexp_matches(n.message, '(?i)abort|clos|fail|error|destroy| -> \d+\s*$')
+    GROUP BY ALL
+)
 SELECT e.file, e.line_no, e.line_end, e.rank, e.node, e.kind, e.level, e.ts, e.ts_aligned, e.ts_estimated,
        e.template, e.shape, r.role AS rule_role, r.rule_id
-FROM events e
+FROM cand e
 LEFT JOIN event_role r ON r.file = e.file AND r.line_no = e.line_no
 LEFT JOIN stream_progress s ON s.file = e.file AND s.rank IS NOT DISTINCT FROM e.rank
 LEFT JOIN last_progress p ON p.rank = e.rank
 LEFT JOIN job_completion c ON c.file = e.file
 LEFT JOIN stamp_bounds sb ON sb.file = e.file AND sb.line_no = e.line_no
+LEFT JOIN carried_on co ON co.file = e.file AND co.pid = e.attrs['pid']
+                       AND co.host IS NOT DISTINCT FROM e.attrs['host']
 WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'process.nonzero_exit')
-       -- a runtime's own warning line is its error report where the runtime has no
-       -- other (NCCL prints a failed verbs call or CUDA call as WARN and returns an
-       -- error code): evidence, ranked after every ERROR (decide.py)
-       OR (e.source = 'nccl' AND e.level = 'WARNING'
-           -- ... unless the same process carried on: NCCL went on setting up or running
-           -- after it (a missing libibverbs falls back to sockets); a fatal WARN is
-           -- followed only by its error's return-code trace (`net.cc:123 -> 2`), aborts
-           -- and closed connections
-           AND NOT EXISTS (
-               SELECT 1 FROM events n
-               WHERE n.file = e.file AND n.line_no > e.line_no AND n.source = 'nccl' AND n.level = 'INFO'
-                 AND n.attrs['pid'] = e.attrs['pid'] AND n.attrs['host'] IS NOT DISTINCT FROM e.attrs['host']
-                 AND n.attrs['nccl_result'] IS NULL
-                 AND NOT regexp_matches(n.message, '(?i)abort|clos|fail|error|destroy| -> \d+\s*$'))))
+       OR (e.source = 'nccl' AND e.level = 'WARNING' AND NOT coalesce(co.last_ok > e.line_no, false)))
   AND NOT coalesce(r.benign, false)
   AND coalesce(r.role, '') NOT IN ('context', 'collateral')
   AND NOT coalesce(s.last_line > coalesce(e.line_end, e.line_no), false)
