@@ -276,6 +276,16 @@ def test_the_patterns_treat_digits_alike():
     assert not _digit_blind(r"[^0]")
 
 
+def test_stage_2s_added_attr_is_no_secret():
+    # the one text stage 2 adds to parts it rewrites, which ingest does not look at again
+    from correlator.timeline.secrets import column_has_secret
+
+    assert not column_has_secret("attrs", pa.array([[("child_rank", str(n))] for n in (0, 7, 12345, 2**31 - 1)],
+                                                   pa.map_(pa.string(), pa.string())))
+    assert column_has_secret("attrs", pa.array([[("HF_TOKEN", "hf_abcdefghijklmnopqrstuvwxyz")]],
+                                               pa.map_(pa.string(), pa.string())))
+
+
 @pytest.mark.parametrize("secret", [False, True])
 def test_shared_timeline_is_the_same_with_and_without_ingests_answer(tmp_path, secret):
     from correlator.report.redact import redact_parquet
