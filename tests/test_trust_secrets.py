@@ -13,13 +13,15 @@ import html as htmllib
 import json
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import yaml
 from click.testing import CliRunner
 
-from correlator.batch.run import BatchOptions, run_batch
+from correlator.batch.run import BatchOptions, _align, run_batch
 from correlator.cli import main
+from correlator.timeline.secrets import PATTERNS_ID, SECRETS_KEY
 
 PEM_BODY = [
     "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj",
@@ -212,3 +214,126 @@ def test_ingest_keeps_the_raw_text_unless_told(tmp_path):
     res = runner.invoke(main, ["sql", str(tmp_path / "masked.duckdb"),
                                "SELECT count(*) AS n FROM events", "--format", "csv"])
     assert int(res.stdout.split()[1]) > 10
+
+
+# --------------------------------------------------------------------------- ingest's scan, batch's skip
+
+
+def _ingested(job: Path, out: Path) -> Path:
+    from correlator.ingest import IngestOptions, ingest
+
+    ingest(job, out_parquet=out, options=IngestOptions(workers=1, echo_problems=False))
+    return out
+
+
+def _note(path: Path) -> dict | None:
+    raw = (pq.read_schema(path).metadata or {}).get(SECRETS_KEY.encode())
+    return json.loads(raw) if raw is not None else None
+
+
+def _rewritten(src: Path, dest: Path, note: str | None) -> Path:
+    """``src`` with its ``SECRETS_KEY`` replaced by ``note`` (None: left out, as an
+    older timeline has it)."""
+    table = pq.read_table(src)
+    meta = {k: v for k, v in (table.schema.metadata or {}).items() if k != SECRETS_KEY.encode()}
+    if note is not None:
+        meta[SECRETS_KEY.encode()] = note.encode()
+    pq.write_table(table.replace_schema_metadata(meta), dest)
+    return dest
+
+
+def _masked_columns(path: Path) -> list[str]:
+    from correlator.report.redact import _VOCABULARY, _text_type
+
+    return [f.name for f in pq.read_schema(path) if _text_type(f.type) and f.name not in _VOCABULARY]
+
+
+@pytest.mark.parametrize("kind", [None, *PLANTED])
+def test_ingest_records_whether_a_secret_was_found(tmp_path, kind):
+    from correlator.report.redact import _any_secret
+
+    lines = PLANTED[kind][0].split("\n") if kind else ["loading shard 3 of 8 from /data/train-00003.bin"]
+    tl = _ingested(build_job(tmp_path / "job", lines), tmp_path / "t.parquet")
+    assert _note(tl) == {"found": kind is not None, "patterns": PATTERNS_ID}
+    # the same answer as the shared timeline's own scan, which it stands in for
+    assert _any_secret(tl, _masked_columns(tl)) is (kind is not None)
+
+
+def test_ingest_finds_a_secret_outside_the_messages(tmp_path):
+    job = build_job(tmp_path / "job", ["nothing to see"])
+    (job / "node-0" / "HF_TOKEN=hf_SecretInAFileName0123456789.log").write_text(f"{_ts(3)} - INFO - x - hello\n")
+    assert _note(_ingested(job, tmp_path / "t.parquet"))["found"] is True
+
+
+def test_the_patterns_treat_digits_alike():
+    # the condition for reading a batch's distinct message shapes instead of its messages
+    from correlator.timeline.secrets import DIGIT_BLIND, _digit_blind
+
+    assert DIGIT_BLIND
+    assert _digit_blind(r"(?i)\b(key-)[A-Za-z0-9_]{20,}\s[^\d]|[\w.]")
+    assert not _digit_blind(r"\b(AKIA)[A-Z2-7]{16}")
+    assert not _digit_blind(r"(?:x|sk_1)")
+    assert not _digit_blind(r"[^0]")
+
+
+def test_stage_2s_added_attr_is_no_secret():
+    # the one text stage 2 adds to parts it rewrites, which ingest does not look at again
+    from correlator.timeline.secrets import column_has_secret
+
+    assert not column_has_secret("attrs", pa.array([[("child_rank", str(n))] for n in (0, 7, 12345, 2**31 - 1)],
+                                                   pa.map_(pa.string(), pa.string())))
+    assert column_has_secret("attrs", pa.array([[("HF_TOKEN", "hf_abcdefghijklmnopqrstuvwxyz")]],
+                                               pa.map_(pa.string(), pa.string())))
+
+
+@pytest.mark.parametrize("secret", [False, True])
+def test_shared_timeline_is_the_same_with_and_without_ingests_answer(tmp_path, secret):
+    from correlator.report.redact import redact_parquet
+
+    lines = [ln for text, _ in PLANTED.values() for ln in text.split("\n")] if secret else ["plain line"]
+    tl = _ingested(build_job(tmp_path / "job", lines), tmp_path / "t.parquet")
+    old = _rewritten(tl, tmp_path / "old.parquet", None)  # as written before ingest looked
+
+    def shift(t: pa.Table) -> pa.Table:  # batch's clock alignment: the rewrite, not the rename
+        return _align(t, {"node-0": 2.5})
+
+    for transform in (None, shift):
+        redact_parquet(tl, tmp_path / "new-out.parquet", transform=transform)
+        redact_parquet(old, tmp_path / "old-out.parquet", transform=transform)
+        new_out, old_out = pq.read_table(tmp_path / "new-out.parquet"), pq.read_table(tmp_path / "old-out.parquet")
+        assert new_out.to_pylist() == old_out.to_pylist()
+        meta = {k: v for k, v in new_out.schema.metadata.items() if k != SECRETS_KEY.encode()}
+        assert meta == old_out.schema.metadata
+        text = json.dumps(new_out.to_pylist(), default=str)
+        for _, value in PLANTED.values():
+            assert leaks(text, value) == []
+
+
+def test_a_timeline_without_a_current_answer_is_scanned(tmp_path):
+    from correlator.report.redact import redact_parquet
+
+    text, value = PLANTED["pgpassword"]
+    tl = _ingested(build_job(tmp_path / "job", [text]), tmp_path / "t.parquet")
+    no = json.dumps({"found": False, "patterns": PATTERNS_ID})
+    stale = json.dumps({"found": False, "patterns": "an older list"})
+    for note in (None, stale):  # an older timeline; one looked at by other patterns
+        out = tmp_path / "out.parquet"
+        redact_parquet(_rewritten(tl, tmp_path / "in.parquet", note), out)
+        assert value not in json.dumps(pq.read_table(out).to_pylist(), default=str), note
+    # and the answer is what decides: a timeline that (falsely) says "none" is not read again
+    redact_parquet(_rewritten(tl, tmp_path / "in.parquet", no), tmp_path / "out.parquet")
+    assert value in json.dumps(pq.read_table(tmp_path / "out.parquet").to_pylist(), default=str)
+
+
+def test_batch_shares_a_clean_timeline_as_ingest_wrote_it(tmp_path):
+    root = tmp_path / "root"
+    job = build_job(root / "job", ["plain line"])
+    out = tmp_path / "out"
+    res = run_batch(str(root), str(out), BatchOptions(workers=1, html=False, rules_dirs=(rules_dir(tmp_path / "r"),)),
+                    progress=None)
+    assert res.errors == 0, res.rows
+    shared = out / "timelines" / "job.parquet"
+    assert _note(shared) == {"found": False, "patterns": PATTERNS_ID}
+    own = _ingested(job, tmp_path / "t.parquet")
+    cols = [c for c in pq.read_schema(own).names if c not in ("job", "ts_aligned")]
+    assert pq.read_table(shared, columns=cols).to_pylist() == pq.read_table(own, columns=cols).to_pylist()

@@ -62,6 +62,7 @@ from correlator.ingest.options import IngestOptions, NothingToRead
 from correlator.ingest.parquet_concat import concat_parquet, save_prepared
 from correlator.ingest.polars_thread import on_polars_thread
 from correlator.ingest.read import LineBatch, iter_line_batches
+from correlator.ingest.secrets import part_has_secret
 from correlator.ingest.templates import templates
 from correlator.ingest.timestamps import parse_timestamps
 from correlator.ingest.workers import PARALLEL_MIN_BYTES, worker_pool
@@ -75,6 +76,7 @@ from correlator.timeline.schema import (
     SCHEMA_VERSION,
     sql_literal,
 )
+from correlator.timeline.secrets import SECRETS_KEY, column_has_secret, secrets_note
 from correlator.timeline.shapes import digit_shapes, with_new_texts
 
 if TYPE_CHECKING:  # imported where stage 2 runs: a worker process never needs it (90 ms)
@@ -782,7 +784,9 @@ _SUMMARY_SCHEMA = pa.schema(
      pa.field("part_index", pa.int32()),
      # the node the part already holds where stage 1 knew stage 2's answer (`_file_host`);
      # the summary's own `node` stays what the lines and the path said, which stage 2 reads
-     pa.field("filled_node", pa.string())]
+     pa.field("filled_node", pa.string()),
+     # whether the batch these rows count holds a secret (`correlator.ingest.secrets`)
+     pa.field("secret", pa.bool_())]
 )
 
 
@@ -837,7 +841,8 @@ def _summary(table: pa.Table) -> pa.Table:
     one = pa.array([0] * counted.num_rows, pa.int32())
     columns = [counted.column(k) if k in varying else keyed.column(k).take(one) for k in _SUMMARY_KEYS]
     columns += [counted.column("count_all"), pa.nulls(counted.num_rows, pa.int32()),  # part_index: at close
-                pa.nulls(counted.num_rows, pa.string())]  # filled_node: by the writer
+                pa.nulls(counted.num_rows, pa.string()),  # filled_node: by the writer
+                pa.nulls(counted.num_rows, pa.bool_())]  # secret: by the writer
     return pa.Table.from_arrays(columns, names=_SUMMARY_SCHEMA.names).cast(_SUMMARY_SCHEMA)
 
 
@@ -1099,6 +1104,9 @@ class _PartWriter:
             table = _with_node(table, batch.filled_node)
             summary = summary.set_column(summary.schema.get_field_index("filled_node"), "filled_node",
                                          pa.array([batch.filled_node] * summary.num_rows, pa.string()))
+        secret = part_has_secret(table)  # (the table as written: its node filled)
+        summary = summary.set_column(summary.schema.get_field_index("secret"), "secret",
+                                     pa.array([secret] * summary.num_rows, pa.bool_()))
         start = 0
         for size in batch.groups or [table.num_rows]:
             self.writer.write_table(table.slice(start, size))
@@ -1637,7 +1645,18 @@ def _metadata(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
         "correlator.schema_version": str(SCHEMA_VERSION),
         "correlator.files": json.dumps(files.to_pylist(), default=str),
         "correlator.problems": json.dumps(problems.to_pylist(), default=str),
+        SECRETS_KEY: secrets_note(_found_secret(con)),
     }
+
+
+def _found_secret(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether any text column of the timeline holds a secret: as the workers found
+    in their batches, or in a node name stage 2 gave (the parts it rewrote). The
+    other change of a rewrite, attr ``child_rank=<digits>``, matches no pattern."""
+    if con.execute("SELECT coalesce(bool_or(secret IS NOT FALSE), true) FROM part_summary").fetchall()[0][0]:
+        return True
+    nodes = con.execute("SELECT DISTINCT final_node FROM combo_final WHERE final_node IS NOT NULL").fetchall()
+    return column_has_secret("node", pa.array([n for (n,) in nodes], pa.string()))
 
 
 def write_parquet(staged: _Staged, out: Path) -> None:

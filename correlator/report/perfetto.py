@@ -247,19 +247,27 @@ def perfetto_trace(
         return _Track(other_pid, 1)
 
     out: list[dict] = []
-    # instant events
+    # instant events: the trace's bulk (20,000 by default). Each (rank, node)'s track
+    # is looked up once, in the order track() registers its thread.
     skipped = 0
+    tracks: dict[tuple[int | None, str | None], _Track] = {}
     for r in rows:
-        if r["us"] is None:
+        us = r["us"]
+        if us is None:
             skipped += 1
             continue
-        t = track(r.get("rank"), r.get("node"))
-        msg = _brief(r.get("message"))
-        args = {"level": r.get("level"), "template": (r.get("template") or "")[:160], "kind": r.get("kind"),
-                "source": r.get("source"), "line": f"{r.get('file')}:{r.get('line_no')}", "message": msg}
-        if r.get("rule_id"):
-            args["rule_id"], args["role"] = r["rule_id"], r.get("role")
-        out.append({"name": _name(r), "cat": r.get("source") or "log", "ph": "i", "s": "t", "ts": r["us"],
+        get = r.get
+        key = (get("rank"), get("node"))
+        t = tracks.get(key)
+        if t is None:
+            t = tracks[key] = track(*key)
+        source = get("source")
+        args = {"level": get("level"), "template": (get("template") or "")[:160], "kind": get("kind"),
+                "source": source, "line": f"{get('file')}:{get('line_no')}", "message": _brief(get("message"))}
+        rule_id = get("rule_id")
+        if rule_id:
+            args["rule_id"], args["role"] = rule_id, get("role")
+        out.append({"name": _name(r), "cat": source or "log", "ph": "i", "s": "t", "ts": us,
                     "pid": t.pid, "tid": t.tid, "args": args})
 
     # what the window leaves out, on each node's track at the window's edge
@@ -283,16 +291,14 @@ def perfetto_trace(
             by_rank_steps[s["rank"]].append(s)
     span_of: dict[int, tuple[int, int]] = {}
     failing_after: dict[int, int] = {}
-    for r in rows:
-        if r.get("rank") is None or r["us"] is None:
+    for r in rows:  # one pass for both
+        rank, us = r.get("rank"), r["us"]
+        if rank is None or us is None:
             continue
-        a, b = span_of.get(r["rank"], (r["us"], r["us"]))
-        span_of[r["rank"]] = (min(a, r["us"]), max(b, r["us"]))
-    for r in rows:
-        if r.get("rank") is not None and r["us"] is not None and (
-            r.get("level") in ("ERROR", "CRITICAL") or r.get("role") in ("root", "collateral")
-        ):
-            failing_after[r["rank"]] = max(failing_after.get(r["rank"], 0), r["us"])
+        a, b = span_of.get(rank, (us, us))
+        span_of[rank] = (min(a, us), max(b, us))
+        if r.get("level") in ("ERROR", "CRITICAL") or r.get("role") in ("root", "collateral"):
+            failing_after[rank] = max(failing_after.get(rank, 0), us)
     # a rank's count of steps: "n" where step_events gave only its first and last
     n_of = {s["rank"]: s["n"] for s in step_rows if s.get("n") is not None and s.get("rank") is not None}
     n_steps = sum(n_of.get(k, len(v)) for k, v in by_rank_steps.items())
@@ -438,7 +444,9 @@ def _x(name: str, cat: str, start: int, end: int, t: _Track, args: dict) -> dict
 
 def _brief(message: str | None) -> str:
     """First and last line: a traceback's telling line is its last."""
-    lines = [ln for ln in (message or "").split("\n") if ln.strip()]
+    if not message or "\n" not in message:  # most events: one line, no list to build
+        return (message or "")[:300] if message and message.strip() else ""
+    lines = [ln for ln in message.split("\n") if ln.strip()]
     if len(lines) <= 1:
         return (lines[0] if lines else "")[:300]
     return f"{lines[0][:200]} ⏎ … ⏎ {lines[-1][:300]}" if len(lines) > 2 else f"{lines[0][:200]} ⏎ {lines[1][:300]}"

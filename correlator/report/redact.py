@@ -5,7 +5,8 @@ launcher script, an ``env`` dump, a W&B login, a ``git clone https://user:token@
 in a setup step. Reports are pasted into tickets and shared, so every renderer
 masks these by default (``--no-redact`` turns it off).
 
-One list of patterns serves three engines: Python's ``re`` (strings, verdicts),
+One list of patterns (``correlator.timeline.secrets``, where ingest also finds
+whether a timeline holds any) serves three engines: Python's ``re`` (strings, verdicts),
 RE2 through pyarrow (report event tables, timelines a batch shares; every pattern
 also joined into one alternation, ``ANY_SECRET``, that finds the rare rows with a
 secret in one pass). So patterns use only the common subset: no look-around,
@@ -21,7 +22,6 @@ import os
 import re
 import shutil
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,83 +30,22 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from correlator.output import atomic_path
-from correlator.verdict import Verdict
-
-MASK = "***"
-
-
-@dataclass(frozen=True)
-class Secret:
-    name: str
-    regex: str
-    replacement: str  # may use \1 for the kept prefix
-
-
-# Order matters: specific token shapes first, then the generic "NAME=value" forms,
-# so a value is masked by the most telling rule and never half-masked twice.
-#
-# A hand-kept list, not a dependency: detect-secrets (the maintained Python set)
-# flags lines of files for pre-commit hooks, its patterns use look-arounds that
-# RE2 (pyarrow, DuckDB) cannot run, and it has no Google API key, Anthropic key
-# or PEM body line. The shapes below follow its plugins and gitleaks' rules.
-_B64 = r"[A-Za-z0-9+/]"
-SECRETS: tuple[Secret, ...] = (
-    Secret("private-key", r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
-           "-----BEGIN PRIVATE KEY-----" + MASK + "-----END PRIVATE KEY-----"),
-    # A key printed line by line (one event a line, cat'ed by a setup script): each
-    # body line alone is a run of base64, of 40 characters or more or padded with "=".
-    # Checked in Python: a hex digest (sha256) or a word is not one.
-    Secret("pem-body-line", r"(?m)(^|[\s:>|\]\[\x22'])(" + _B64 + r"{40,}={0,2}|" + _B64 + r"{4,39}={1,2})[ \t]*$",
-           r"\1" + MASK),
-    Secret("slack-webhook", r"(https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+",
-           r"\1" + MASK),
-    # https://user:pass@host, also a bare token as the user (https://ghp_x@github.com)
-    # and a password alone (redis://:pw@host)
-    Secret("url-credentials",
-           r"\b([a-zA-Z][a-zA-Z0-9+.-]{1,15}://)(?:[^/\s:@'\"<>]+(?::[^/\s@'\"<>]*)?|:[^/\s@'\"<>]+)@",
-           r"\1" + MASK + "@"),
-    Secret("authorization", r"(?i)\b(authorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*)[^\s'\",;]+",
-           r"\1" + MASK),
-    Secret("bearer", r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}", r"\1" + MASK),
-    # a JSON Web Token anywhere: header and payload are base64url JSON ("eyJ")
-    Secret("jwt", r"\b(eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*", r"\1" + MASK),
-    Secret("huggingface", r"\b(hf_)[A-Za-z0-9]{20,}", r"\1" + MASK),
-    Secret("github", r"\b(gh[pousr]_)[A-Za-z0-9]{20,}", r"\1" + MASK),
-    Secret("github-pat", r"\b(github_pat_)[A-Za-z0-9_]{20,}", r"\1" + MASK),
-    Secret("gitlab", r"\b(glpat-)[A-Za-z0-9_-]{20,}", r"\1" + MASK),
-    Secret("pypi", r"\b(pypi-)AgE[A-Za-z0-9_-]{50,}", r"\1" + MASK),
-    Secret("npm", r"\b(npm_)[A-Za-z0-9]{36}\b", r"\1" + MASK),
-    Secret("stripe", r"\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{16,}", r"\1" + MASK),
-    Secret("aws-access-key-id", r"\b((?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA))[A-Z0-9]{16}\b", r"\1" + MASK),
-    Secret("google-api-key", r"\b(AIza)[A-Za-z0-9_-]{30,}", r"\1" + MASK),
-    Secret("anthropic", r"\b(sk-ant-)[A-Za-z0-9_-]{20,}", r"\1" + MASK),
-    Secret("openai", r"\b(sk-(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}", r"\1" + MASK),
-    Secret("slack", r"\b(xox[a-z]-|xapp-)[A-Za-z0-9-]{10,}", r"\1" + MASK),
-    # W&B keys are 40 hex digits (self-hosted: local-<40 hex>): masked near "wandb"
-    # only, since a bare 40-hex string is far more often a git commit.
-    Secret("wandb", r"(?i)(wandb[^\n]{0,60}?)\b(?:local-)?[0-9a-f]{40}\b", r"\1" + MASK),
-    # ~/.netrc: "machine api.wandb.ai login user password KEY"
-    Secret("netrc", r"(?i)\b(machine\s+\S+\s+login\s+\S+\s+password\s+)\S+", r"\1" + MASK),
-    # NAME=value / NAME: value / "NAME": "value" where NAME says it is a secret:
-    # HF_TOKEN, WANDB_API_KEY, PGPASSWORD, "SecretAccessKey", "SessionToken",
-    # AccountKey= (Azure), db_passwd. NAME must end in the keyword, so tokenizer=,
-    # max_tokens= or eos_token_id= stay; a value without a letter (num_token=4096) stays too.
-    Secret(
-        "assignment",
-        r"(?i)((?:\b|[_-])[A-Za-z0-9]{0,24}(?:password|passwd|secret|secret[_-]?key|api[_-]?key|apikey"
-        r"|access[_-]?key|account[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|token|credentials?)"
-        r"['\"]?\s*[=:]\s*['\"]?|(?:\b|[_-])pwd['\"]?\s*[=:]\s*['\"]?|[?&]sig=)"
-        r"([^\s'\",;&}{)(\]\[]*[A-Za-z_/+-][^\s'\",;&}{)(\]\[]*)",
-        r"\1" + MASK,
-    ),
-    # command-line flags: --hub-token VALUE, --password VALUE, --wandb-api-key VALUE
-    Secret(
-        "cli-flag",
-        r"(?i)(--[a-z0-9-]*(?:password|passwd|secret|api-key|apikey|access-key|token)\s+['\"]?)"
-        r"([^\s'\"-][^\s'\"]*)",
-        r"\1" + MASK,
-    ),
+from correlator.timeline.secrets import (  # noqa: F401  (the patterns' names, also known from here)
+    _PLACEHOLDER,
+    _STAND_IN,
+    ANY_SECRET,
+    DIGIT_BLIND,
+    MASK,
+    PATTERNS_ID,
+    SECRETS,
+    SECRETS_KEY,
+    Secret,
+    column_has_secret,
+    has_secret,
+    recorded_clean,
+    secrets_note,
 )
+from correlator.verdict import Verdict
 
 _COMPILED = tuple((s, re.compile(s.regex), s.replacement.replace("\\1", r"\g<1>")) for s in SECRETS)
 
@@ -160,23 +99,6 @@ def redact_verdict(verdict: Verdict) -> Verdict:
     return Verdict.model_validate(redact_obj(verdict.model_dump(mode="json")))
 
 
-def _flagged(regex: str) -> str:
-    """``regex`` as a group that keeps its own flags inside an alternation."""
-    m = re.match(r"^\(\?([a-z]+)\)", regex)
-    return f"(?{m.group(1)}:{regex[m.end():]})" if m else f"(?:{regex})"
-
-
-# Every pattern in one alternation: RE2 runs it as one automaton, one pass over a
-# column (about a hundredth of the 23 replace passes on text with no secret, which
-# is nearly all of a log). Only the rows it matches go through the patterns one by one.
-ANY_SECRET = "|".join(_flagged(s.regex) for s in SECRETS)
-
-
-def has_secret(arr: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
-    """Per row: whether some pattern matches (null rows: false). One RE2 pass."""
-    return pc.fill_null(pc.match_substring_regex(arr, ANY_SECRET), False)
-
-
 def redact_array(arr: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
     """A string column masked: one RE2 pass finds the rows with a secret
     (``ANY_SECRET``), and only those are masked, pattern by pattern."""
@@ -225,13 +147,6 @@ def redact_table(table: pa.Table, columns: Iterable[str] | None = None) -> pa.Ta
         table = table.set_column(i, name, col)
     return table
 
-
-# Templates write each number, path or hex word as "<*>", which breaks a token's
-# run of letters and digits ("xoxb-<*>-QwErTy...") so that no pattern sees it
-# whole. While masking, each "<*>" stands as a run of letters and digits no log
-# prints, which every token pattern takes in; the ones left are put back.
-_PLACEHOLDER = "<*>"
-_STAND_IN = "0qZ9xW7kV0"
 
 
 def redact_template(arr: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
@@ -282,15 +197,19 @@ def redact_parquet(
     of the timeline. So without a ``transform``, the text columns are first read
     once (``has_secret``: one RE2 pass each); where nothing matches and the metadata
     has nothing to mask, ``src`` is copied as it is, or renamed into place when
-    ``move`` (a private scratch file the caller gives up).
+    ``move`` (a private scratch file the caller gives up). Where ingest recorded
+    that it found no secret (``SECRETS_KEY``, by the same patterns), that read is
+    skipped, and so is the masking of a rewrite.
     """
     pf = pq.ParquetFile(src)
     schema = pf.schema_arrow
     if redact:
         schema = schema.with_metadata(_redacted_metadata(schema.metadata or {}))
     columns = [f.name for f in schema if _text_type(f.type) and f.name not in _VOCABULARY]
+    # ingest looked at every text column already (``SECRETS_KEY``): no second read
+    clean = redact and recorded_clean(pf.schema_arrow.metadata)
     if transform is None and (not redact or (schema.metadata == pf.schema_arrow.metadata
-                                              and not _any_secret(src, columns))):
+                                              and (clean or not _any_secret(src, columns)))):
         _place(Path(src), Path(dest), move)
         return
     with atomic_path(dest) as part, pq.ParquetWriter(part, schema, compression="zstd") as writer:
@@ -298,7 +217,7 @@ def redact_parquet(
             t = pa.Table.from_batches([batch], schema=pf.schema_arrow)
             if transform is not None:
                 t = transform(t)
-            if redact:
+            if redact and not clean:
                 t = redact_table(t, columns)
             writer.write_table(t.cast(schema))
 
@@ -306,7 +225,7 @@ def redact_parquet(
 def _redacted_metadata(meta: dict[bytes, bytes]) -> dict[bytes, bytes]:
     meta = dict(meta)
     for key, value in meta.items():
-        if key.startswith(b"correlator.") and key != b"correlator.schema_version":
+        if key.startswith(b"correlator.") and key not in (b"correlator.schema_version", SECRETS_KEY.encode()):
             try:
                 meta[key] = json.dumps(redact_obj(json.loads(value))).encode()
             except ValueError:
@@ -325,19 +244,8 @@ def _any_secret(src: str | os.PathLike[str], columns: list[str]) -> bool:
     pf = pq.ParquetFile(src, read_dictionary=few)
     for i in range(pf.num_row_groups):
         t = pf.read_row_group(i, columns=columns)
-        for name in columns:
-            for col in t.column(name).chunks:
-                if pa.types.is_dictionary(col.type):
-                    col = col.dictionary
-                if pa.types.is_map(col.type):
-                    if len(col.keys) and pc.any(has_secret(
-                            pc.binary_join_element_wise(col.keys, col.items, "="))).as_py():
-                        return True
-                elif name == "template":
-                    if pc.any(has_secret(pc.replace_substring(col, _PLACEHOLDER, _STAND_IN))).as_py():
-                        return True
-                elif pc.any(has_secret(col)).as_py():
-                    return True
+        if any(column_has_secret(name, col) for name in columns for col in t.column(name).chunks):
+            return True
     return False
 
 

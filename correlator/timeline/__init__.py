@@ -3,8 +3,9 @@
 One row per event (``schema.EVENT_SCHEMA``), stored as Parquet or in DuckDB, with
 the job's input files and input problems beside it (``schema.FILE_SCHEMA``,
 ``problems``). ``shapes`` defines an event's digit shape (a column, and the SQL
-that computes it); ``collection`` is the layout of many jobs' timelines (what
-``correlator batch`` writes).
+that computes it); ``secrets`` the patterns of secrets a timeline's text may hold and
+the metadata key where ingest records whether it holds any; ``collection`` is the
+layout of many jobs' timelines (what ``correlator batch`` writes).
 
 Reads and writes nothing by itself beyond ``collection``'s views.
 May import: nothing of correlator but ``correlator.output``.
