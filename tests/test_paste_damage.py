@@ -199,6 +199,15 @@ KNOWN_GAPS = {
      "worker-4141b8f8f742b5af51388a9754c9d435b4123700fbc324f793e88904-01000000-31717.err", "cut_header"):
         "Ray's worker traceback without its header reads as a traceback beside the gloo timeout it reports "
         "(an extra error event, none lost)",
+    # found by round C's batch (2026-12-06), the same before and after that session's changes
+    ("captures11/cz-nblauncher-csv-row-r1/console.log", "wrap120"):
+        "a torch log record with its header on every line, wrapped at 120 columns: the wrap pieces break the "
+        "run of repeated headers, and the lines after a piece read as records of their own (an extra error "
+        "event, none lost)",
+    ("heldout11/aa-colossalai3425-chat-trainer-keyerror-attention-mask-rich-traceback-rank0-exit1/train.log",
+     "wrap80"):
+        "the agent's 'failed (exitcode: N) local_rank: ...' line wrapped at 80 columns is no longer read as a "
+        "worker's failure",
 }
 
 
