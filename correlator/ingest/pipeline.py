@@ -378,7 +378,7 @@ def _unrepeat_record_headers(df: pl.DataFrame, shapes: pl.Series) -> pl.DataFram
     repeat = (heads.is_not_null() & (heads == heads.shift(1))).fill_null(False)
     if not repeat.any():
         return df
-    rest = df.get_column("text").str.slice(heads.str.len_bytes().fill_null(0))
+    rest = df.get_column("text").str.slice(heads.str.len_chars().fill_null(0))
     changed = df.with_columns(pl.when(repeat).then(rest).otherwise(pl.col("text")).alias("text"))
     if SHAPE_CODE in df.columns:
         changed = changed.with_columns(
