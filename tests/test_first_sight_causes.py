@@ -1184,9 +1184,9 @@ def test_among_echoes_a_traceback_cut_before_its_exception_names_no_culprit(tmp_
             "[rank5]: ncclRemoteError: A call failed possibly due to a network error or a remote process exiting "
             "prematurely.\n")
     cut = ("[rank1]: Traceback (most recent call last):\n"
-           '[rank1]:   File "/work/bench/sweep.py", line 140, in <module>\n'
+           '[rank1]:   File "/srv/bench/sweep.py", line 140, in <module>\n'
            "[rank1]:     run_all(cfg)\n"
-           '[rank1]:   File "/work/bench/sweep.py", line 118, in run_all\n'
+           '[rank1]:   File "/srv/bench/sweep.py", line 118, in run_all\n'
            "[rank1]:     out = step(model, batch)\n")
     v = verdict(tmp_path / "cut", {"train.log": echo + cut})
     assert v.status == "failed" and v.initiating.rank is None and v.initiating.kind == "unknown"

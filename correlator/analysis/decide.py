@@ -525,8 +525,6 @@ def _group_report_ranks(con: duckdb.DuckDBPyConnection, group: list[dict], init_
     loose = [(r["file"], r["line_no"]) for r in group if r["rank"] is None]
     if not loose:
         return set()
-    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'watchdog_reports'").fetchone()[0]:
-        return set()
     found = con.execute(
         "SELECT DISTINCT who FROM watchdog_reports w JOIN (SELECT unnest(?) AS f, unnest(?) AS l) x "
         "ON w.file = x.f AND w.line_no = x.l WHERE w.printed_by IS NULL AND w.who IS NOT NULL",

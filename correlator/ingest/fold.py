@@ -65,8 +65,9 @@ _CHAIN_MARKERS = (
 # Snippet]:`, ranks whose errors differ only in numbers share one: `[Rank 0,3 Error
 # Snippet]:`), then the worker's traceback, often cut to its last frames, or a message: each
 # header starts an event that its traceback or message continues.
-_RAY_WORKER_HEADER = r"^\[Rank \d+(?:,\d+)* Error Snippet\]:$"
-_SPAWN_CHILD_HEADER = r"^-- Process \d+ terminated with the following error:$|" + _RAY_WORKER_HEADER
+# CHILD_REPORT's groups: the spawn index, the Ray rank(s); ingest reads the rank from them.
+_RAY_WORKER_HEADER = r"^\[Rank (\d+(?:,\d+)*) Error Snippet\]:$"
+CHILD_REPORT = r"^-- Process (\d+) terminated with the following error:$|" + _RAY_WORKER_HEADER
 # "ValueError: x", "torch.OutOfMemoryError: CUDA out of memory", "KeyboardInterrupt"
 _EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure|error)\b(?::|$)|^[A-Za-z_][\w.]*: "
 
@@ -108,7 +109,7 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         blank.alias("blank"),
         (t.str.contains(r"^[ \t]") & ~blank & ~t.str.contains(_INDENTED_BUT_OWN)).alias("indented"),
         t.str.contains(_CONTINUATION_SHAPES).alias("shapes"),
-        (t.is_in(list(_CHAIN_MARKERS)) | t.str.contains(_SPAWN_CHILD_HEADER)).alias("chain"),
+        (t.is_in(list(_CHAIN_MARKERS)) | t.str.contains(CHILD_REPORT)).alias("chain"),
         t.str.starts_with("Traceback (most recent call last):").alias("tb_start"),
         t.str.contains(_RECORD_WITH_EXC_INFO).alias("record_head"),
         t.str.starts_with("Original Traceback (most recent call last):").alias("orig_tb"),

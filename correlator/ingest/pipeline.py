@@ -57,7 +57,7 @@ from correlator.ingest.demux import (
 )
 from correlator.ingest.discover import InputFile, discover
 from correlator.ingest.flight_recorder import fr_events
-from correlator.ingest.fold import fold, one_stream, per_stream
+from correlator.ingest.fold import CHILD_REPORT, fold, one_stream, per_stream
 from correlator.ingest.options import IngestOptions, NothingToRead
 from correlator.ingest.parquet_concat import concat_parquet, save_prepared
 from correlator.ingest.polars_thread import on_polars_thread
@@ -477,8 +477,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
 # torch.multiprocessing.spawn's and Ray Train's reports of a child's exception (fold.py keeps
 # each one event); a Ray header naming several ranks (`[Rank 0,3 Error Snippet]:`) names no
 # one rank
-_SPAWN_CHILD = (r"(?m)^(?:-- Process (\d+) terminated with the following error:"
-                r"|\[Rank (\d+(?:,\d+)*) Error Snippet\]:)$")
+_SPAWN_CHILD = "(?m)" + CHILD_REPORT
 _CHILD_REPORT_LITERALS = ("terminated with the following error:", "Error Snippet]:")
 
 
