@@ -17,12 +17,13 @@ from parsers import (
     nvidia_smi,
     process,
     python,
+    ray,
     slurm,
     torchrun,
 )
 from parsers.base import LEVEL_WORDS, Pattern
 
-MODULES = (nccl, c10d, torchrun, deepspeed, horovod, accelerate, kernel, nvidia_smi, collect_env, slurm, kubernetes, python, app, process)
+MODULES = (nccl, c10d, torchrun, deepspeed, horovod, accelerate, kernel, nvidia_smi, collect_env, slurm, kubernetes, ray, python, app, process)
 PATTERNS: tuple[Pattern, ...] = tuple(p for m in MODULES for p in m.PATTERNS)
 
 __all__ = ["LEVEL_WORDS", "MODULES", "PATTERNS", "Pattern"]

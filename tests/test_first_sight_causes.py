@@ -975,12 +975,17 @@ def test_the_one_rank_its_peers_lost_without_a_word_of_its_own_died_of_a_kill(tm
     assert v.root_cause.category == "oom"
 
 
-def test_ranks_named_by_their_records_rank_field_that_all_stop_short_were_stopped_from_outside(tmp_path):
-    # one console, the job's own logging format "[<stamp>][rank R/3][INFO]" (no launcher prefix)
+@pytest.mark.parametrize("head", [
+    # the job's own logging format (no launcher prefix)
+    "[2025-06-01 04:10:{s:02d},{ms:03d}][rank {r}/3][INFO] ",
+    # a syslog / journald header before the record's own rank field
+    "Jun 01 04:10:{s:02d} gpu-a3 trainer[{pid}]: <rank{r}> INFO ",
+])
+def test_ranks_named_by_their_records_rank_field_that_all_stop_short_were_stopped_from_outside(tmp_path, head):
     lines = []
     for step in range(1, 31):
         for r in (2, 0, 1):
-            lines.append(f"[2025-06-01 04:10:{step + 10:02d},{100 + r:03d}][rank {r}/3][INFO] step {step}/300 "
+            lines.append(head.format(s=step + 10, ms=100 + r, r=r, pid=4410 + r) + f"step {step}/300 "
                          f"loss 1.{50 - step:02d}")
     v = verdict(tmp_path, {"console.log": "\n".join(lines) + "\n"})
     assert v.status == "failed" and v.initiating.kind == "external"
@@ -1193,3 +1198,166 @@ def test_among_echoes_a_traceback_cut_before_its_exception_names_no_culprit(tmp_
     # the same traceback with its exception line does name its rank
     whole = cut + "[rank1]: IndexError: index 77 is out of bounds for dimension 0 with size 64\n"
     assert verdict(tmp_path / "whole", {"train.log": echo + whole}).initiating.rank == 1
+
+
+# ---- the one rank missing from its peers' timeout reports is the one they waited for ------
+
+_WATCHDOG_FORMATS = [
+    # an old release's group-less report
+    "[E ProcessGroupNCCL.cpp:{src}] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={seq}, "
+    "OpType=BROADCAST, NumelIn=12, NumelOut=12, Timeout(ms)=900000) ran for {ran} milliseconds before timing out.",
+    # torch 2.4+'s, default group, under a launcher prefix
+    "[rank{r}]:[E{md} 11:02:{ss}.{us} ProcessGroupNCCL.cpp:{src}] [PG ID 0 PG GUID 0(default_pg) Rank {r}] Watchdog "
+    "caught collective operation timeout: WorkNCCL(SeqNum={seq}, OpType=BROADCAST, NumelIn=12, NumelOut=12, "
+    "Timeout(ms)=900000) ran for {ran} milliseconds before timing out.",
+]
+
+
+def _reports(fmt: str, ranks, seq: int = 88) -> str:
+    return "".join(fmt.format(src=1480, r=r, seq=seq, ran=900210 + 3 * r, md="0930", ss=20 + r, us=400100 + r) + "\n"
+                   for r in ranks)
+
+
+@pytest.mark.parametrize("fmt", _WATCHDOG_FORMATS)
+@pytest.mark.parametrize(("reporting", "missing"), [((3, 1, 2), 0), ((0, 1, 2, 4, 5), 3), ((2, 0), 1)])
+def test_the_rank_missing_from_the_timeout_reports_is_the_one_they_waited_for(tmp_path, fmt, reporting, missing):
+    v = verdict(tmp_path, {"console.log": "Loading shards: 100%|##########| 4/4\n" + _reports(fmt, reporting)})
+    assert v.status == "failed" and v.root_cause.category == "nccl_timeout_hang"
+    # a suspect from absence alone, said as such: not named the culprit
+    assert v.initiating.kind == "unknown" and v.initiating.rank is None
+    assert v.root_cause.title.startswith("Suspect") and f"rank {missing} reports none" in v.root_cause.explanation
+    assert {r for c in v.collateral for r in c.ranks} == set(reporting)
+
+
+@pytest.mark.parametrize("case", ["top_gap", "two_missing", "sub_group", "one_report"])
+def test_a_missing_reporter_is_not_guessed_where_the_reports_do_not_pin_it(tmp_path, case):
+    fmt = _WATCHDOG_FORMATS[0]
+    text = {
+        "top_gap": _reports(fmt, (0, 1, 2)),  # a world of 3, or rank 3 missing: not said
+        "two_missing": _reports(fmt, (0, 3, 4)),
+        "sub_group": _reports(fmt, (1, 2, 3)).replace("[Rank", "[PG ID 4 PG GUID 17 Rank"),
+        "one_report": _reports(fmt, (1,)),
+    }[case]
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.root_cause.category == "nccl_timeout_hang"
+    assert not v.root_cause.title.startswith("Suspect")
+
+
+def test_a_stated_world_size_makes_a_gap_at_the_top_a_missing_rank(tmp_path):
+    head = "2026-09-30 11:01:58,402 INFO launcher: starting: world_size=4\n"
+    v = verdict(tmp_path, {"console.log": head + _reports(_WATCHDOG_FORMATS[0], (0, 1, 2))})
+    assert "rank 3 reports none" in v.root_cause.explanation
+    # a fifth rank the job shows (here its own line) makes two missing: no suspect
+    five = head.replace("=4", "=5") + _reports(_WATCHDOG_FORMATS[0], (0, 1, 2))
+    assert not verdict(tmp_path / "five", {"console.log": five}).root_cause.title.startswith("Suspect")
+
+
+# ---- a node the cluster lost is that node's failure, whoever printed the news -------------
+
+def _actor_died(ip: str, cause: str, fields_before_ip: tuple[str, ...] = ("pid: 5120",)) -> str:
+    # Ray's ActorDiedError (python/ray/exceptions.py), values new
+    fields = "".join(f"\t{f}\n" for f in ("class_name: RayTrainWorker", "actor_id: 5be1c0ffee0123456789abcd01000000",
+                                             *fields_before_ip))
+    return ("Traceback (most recent call last):\n"
+            '  File "/opt/venv/lib/python3.11/site-packages/ray/train/_internal/utils.py", line 57, in check_for_failure\n'
+            "    ray.get(object_ref)\n"
+            "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+            f"{fields}\tip: {ip}\n{cause}\n")
+
+
+@pytest.mark.parametrize("ip", ["10.2.0.77", "172.16.9.4"])
+@pytest.mark.parametrize("before", [("pid: 5120",), ("pid: 88", "name: trainer", "namespace: 4c1a-77")])
+def test_a_ray_actor_whose_node_died_blames_that_node(tmp_path, ip, before):
+    text = ("2026-03-02 10:14:07,118\tINFO trainer.py:112 -- step 140 loss 2.31\n"
+            + _actor_died(ip, "The actor is dead because its node has died. Node Id: 8e0c1d", before))
+    v = verdict(tmp_path, {"driver.log": text})
+    assert v.status == "failed" and v.initiating.node == ip and v.initiating.rank is None
+    assert "its node has died" in v.first_deviating.text
+
+
+def test_a_ray_actor_whose_own_process_died_blames_no_node(tmp_path):
+    text = _actor_died("10.2.0.77", "The actor is dead because its worker process has died. Worker exit type: "
+                                    "SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2.")
+    v = verdict(tmp_path, {"driver.log": text})
+    assert v.initiating is None or v.initiating.node != "10.2.0.77"
+
+
+@pytest.mark.parametrize("addr", ["and ip: 10.9.1.5", "and address: 10.9.1.5 and node name: 10.9.1.5"])
+def test_a_node_the_gcs_marked_dead_is_named(tmp_path, addr):
+    line = (f"2026-03-02 10:20:41,902\tWARNING worker.py:2037 -- The node with node id: 31ab9c0e7d {addr} has been "
+            "marked dead because the detector has missed too many heartbeats from it. This can happen when a "
+            "raylet crashes unexpectedly or has lagging heartbeats.\n")
+    v = verdict(tmp_path, {"driver.log": "2026-03-02 10:19:58,004\tINFO trainer.py:112 -- step 12 loss 3.02\n" + line})
+    assert v.status == "failed" and v.initiating.node == "10.9.1.5"
+
+
+def test_the_fields_of_a_ray_exception_and_its_cause_are_one_event(tmp_path):
+    job = write_job(tmp_path / "job", {"driver.log": _actor_died("10.2.0.77", "The actor is dead because its node has died.")
+                                       + "2026-03-02 10:21:00,000\tINFO other.py:1 -- after\n"})
+    ingest(job, out_parquet=tmp_path / "t.parquet", options=QUIET)
+    t = pq.read_table(tmp_path / "t.parquet").to_pylist()
+    died = [e for e in t if e["kind"] == "ray.actor_died"]
+    assert len(died) == 1 and died[0]["message"].rstrip().endswith("its node has died.")
+    assert any(e["message"].endswith("-- after") for e in t)
+
+
+# ---- NCCL's error chain alone (no WARN) is the failure's evidence -------------------------
+
+def _chain(host: str, pid: int, dev: int, prefix: str = "") -> str:
+    frames = ("misc/socket.cc:512 -> 2 (Connection refused)", "misc/socket.cc:577 -> 2", "bootstrap.cc:281 -> 2",
+              "init.cc:1502 -> 2", "group.cc:66 -> 2 [Async thread]")
+    return "".join(f"{prefix}{host}:{pid}:{pid + 61} [{dev}] NCCL INFO {f}\n" for f in frames)
+
+
+@pytest.mark.parametrize("prefix", ["", "[1,3]<stdout>:"])
+def test_an_nccl_error_chain_without_a_warn_is_a_network_failure(tmp_path, prefix):
+    head = f"{prefix}gpu-c07:7102:7102 [0] NCCL INFO Bootstrap : Using eth0:10.40.2.7<0>\n"
+    v = verdict(tmp_path, {"train.log": head + _chain("gpu-c07", 7102, 0, prefix) + _chain("gpu-c07", 7105, 3, prefix)})
+    assert v.status == "failed" and v.root_cause.category == "nccl_network"
+    assert "socket.cc:512 -> 2" in v.first_deviating.text
+
+
+def test_a_warn_above_the_chain_says_more_than_the_chain(tmp_path):
+    warn = "gpu-c07:7102:7163 [0] NCCL WARN Bootstrap : no socket interface found\n"
+    v = verdict(tmp_path, {"train.log": warn + _chain("gpu-c07", 7102, 0)})
+    assert v.root_cause.rule_id != "nccl-transport-error-chain"
+    assert "no socket interface found" in v.first_deviating.text
+
+
+# ---- a line every peer prints alike, and one rank with other values: where it deviated -----
+
+def _rank_file(rank: int, odd: int, setup: str, odd_setup: str, world: int) -> str:
+    lines = [f"2026-04-11 09:12:0{rank},5{rank}1 [worker] rank={rank} joined world of {world} (pid {3100 + rank})",
+             f"2026-04-11 09:12:05,00{rank} [worker] rank={rank} num_workers=0 prefetch=2",
+             f"2026-04-11 09:12:06,10{rank} [worker] rank={rank} step 1 loss 2.{40 + rank}",
+             f"2026-04-11 09:12:07,20{rank} [worker] rank={rank} " + (odd_setup if rank == odd else setup)]
+    return "\n".join(lines) + "\n"
+
+
+_GLOO_ABORT = ("terminate called after throwing an instance of 'gloo::EnforceNotMet'\n"
+               "  what():  [enforce fail at /__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:456] "
+               "op.preamble.length <= op.nbytes. 24 vs 20. Received data size doesn't match expected size. "
+               "Is there a distributed collective mismatch in your code?\n")
+
+
+@pytest.mark.parametrize(("world", "odd"), [(3, 2), (4, 1), (5, 0)])
+@pytest.mark.parametrize(("setup", "odd_setup"), [
+    ("bucketing labels into 6 bins", "bucketing labels into 7 bins"),
+    ("restored shard_{r}.bin (8841 bytes)", "restored shard_{r}.bin (0 bytes)"),
+])
+def test_the_rank_whose_values_differ_from_every_peer_is_the_mismatched_one(tmp_path, world, odd, setup, odd_setup):
+    files = {f"logs/rank{r}.log": _rank_file(r, odd, setup.format(r=r), odd_setup.format(r=r), world)
+             for r in range(world)}
+    files["console.log"] = _GLOO_ABORT
+    v = verdict(tmp_path, files)
+    assert v.root_cause.category == "collective_mismatch"
+    assert v.initiating.rank == odd
+    assert odd_setup.format(r=odd) in v.first_deviating.text
+
+
+def test_values_that_differ_on_every_rank_name_no_odd_one(tmp_path):
+    files = {f"logs/rank{r}.log": _rank_file(r, -1, f"loaded {700 + 13 * r} samples", "", 4) for r in range(4)}
+    files["console.log"] = _GLOO_ABORT
+    v = verdict(tmp_path, files)
+    assert v.root_cause.category == "collective_mismatch"
+    assert "samples" not in (v.first_deviating.text if v.first_deviating else "")

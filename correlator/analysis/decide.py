@@ -16,7 +16,7 @@ import duckdb
 
 from correlator.analysis.classifier import classify_failure
 from correlator.analysis.evidence import cite, epoch, one, rows
-from correlator.analysis.first_odd import first_odd_line
+from correlator.analysis.first_odd import first_odd_line, odd_value_lines
 from correlator.analysis.hypotheses import (
     OWN_DEED,
     SIMULTANEOUS_S,
@@ -198,9 +198,11 @@ def decide(
         # again, not rivals (four ranks' "Duplicate GPU" scored a quarter each and read
         # inconclusive)
         confidence = sum(h.score for h in hyps if h is top or h.category == top.category) / total
+    renamed_by_odd_values = False
     if not (all_ranks or external):
         # a launcher's summary names a rank only where nothing concluded "all ranks" or "from outside"
         launcher_names_rank(con, top)
+        renamed_by_odd_values = _odd_values_name_the_mismatched_rank(con, top)
     witness_only = False
     late = None
     if (top.category == "rendezvous" and top.rank is None and top.rule is not None and not known_ranks
@@ -223,6 +225,10 @@ def decide(
             and (top.rank is not None or top.node is not None)):
         witness_only = True
         top.notes.append("the line is a wait or a lost peer: whoever printed it was waiting on another process")
+    if top.inference == "missing_reporter":
+        # absence alone: the rank is the suspect to look at first, not established (the
+        # missing report may be a cut paste, or the rank may have printed it elsewhere)
+        witness_only = True
     kind = ("external" if external else "all_ranks" if all_ranks
             else "unknown" if witness_only
             else "rank" if top.rank is not None or top.node is not None else "unknown")
@@ -270,12 +276,56 @@ def decide(
             **earlier, "subject_rank": None, "why": "every rank failed alike: the first error line of that failure"})
     elif top.evidence is not None and (top.rule is not None or top.inference is None):
         verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody)
+    elif top.inference == "missing_reporter" and top.evidence is not None:
+        # a suspect, not a culprit: the line it cites (its last, else the first report), as
+        # the line of whoever printed it
+        ev = top.evidence
+        printed_by = con.execute("SELECT any_value(rank) FROM events WHERE file = ? AND line_no = ?",
+                                 [ev.file, ev.line_no]).fetchone()[0]
+        verdict.first_deviating = _first_deviating(con, {
+            "file": ev.file, "line_no": ev.line_no, "line_end": ev.line_end, "rank": printed_by, "node": ev.node,
+            "ts_aligned": ev.ts, "ts_estimated": ev.ts_estimated, "message": ev.text,
+            "why": "the line the inference cites: " + top.notes[0]})
     elif top.inference is not None and init_rank is not None:
         odd = _odd_collective_frame(con, top, init_rank) or first_odd_line(con, init_rank)
         if odd is not None:
             verdict.first_deviating = _first_deviating(con, odd)
+    fd = verdict.first_deviating
+    if init_rank is not None and fd is not None and (
+            renamed_by_odd_values or (fd.rank is not None and fd.rank != init_rank)):
+        # what is cited is not the culprit's own (a peer's report of the mismatch, an echo):
+        # a line the culprit printed with other values than every peer, before it, is where
+        # it began to differ. (Its own error line stays its deviation: an INFO line is no
+        # warning.)
+        odd = odd_value_lines(con).get(init_rank)
+        # (in another file, a line with no stamp of its own is not known to come first)
+        if odd is not None and (_before(odd, fd) or (odd["file"] != fd.file and (fd.ts is None or fd.ts_estimated))):
+            verdict.first_deviating = _first_deviating(con, odd)
     _no_later_than_the_first_report(con, verdict, top, root_rows, init_rank)
     return verdict
+
+
+def _odd_values_name_the_mismatched_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> bool:
+    """Ranks that disagree on a collective: whichever noticed reports it (gloo's receiver,
+    both sides of a tie), not necessarily the one that ran something else. Where exactly
+    one rank printed, before the failure, a line whose values differ from every peer's
+    (its class count, its checkpoint's size), that rank is the odd one. A fingerprint
+    comparison (TORCH_DISTRIBUTED_DEBUG=DETAIL, Flight Recorder) that named one is kept."""
+    if top.category != "collective_mismatch" or top.inference in ("mismatch_odd_rank", "fr_op_mismatch"):
+        return False
+    # (a failure with no stamp, or an estimated one, only a lower bound, is not known to come first)
+    ev = top.evidence
+    odd = {r: row for r, row in odd_value_lines(con).items()
+           if ev is None or ev.ts is None or ev.ts_estimated or _before(row, ev)}
+    if len(odd) != 1:
+        return False
+    rank, row = next(iter(odd.items()))
+    if rank == top.rank:
+        return False
+    top.rank, top.node = rank, row.get("node")
+    top.notes.append(f"rank {rank} alone printed a line with other values than every peer before the mismatch "
+                     f"({row['file']}:{row['line_no']}): it is the rank that ran something different")
+    return True
 
 
 def _earlier_error_in_its_file(con: duckdb.DuckDBPyConnection, top: Hyp) -> dict | None:
@@ -448,7 +498,7 @@ def _evidence_as_first_deviating(con: duckdb.DuckDBPyConnection, top: Hyp, all_r
     ev = top.evidence
     assert ev is not None
     row = {"file": ev.file, "line_no": ev.line_no, "line_end": ev.line_end, "rank": ev.rank, "node": ev.node,
-           "ts_aligned": ev.ts, "message": ev.text,
+           "ts_aligned": ev.ts, "ts_estimated": ev.ts_estimated, "message": ev.text,
            "why": "every rank printed it: the same failure everywhere (first occurrence)" if all_ranks
            else "the root-cause evidence (no line of this rank deviates from its peers)" if top.inference is None
            else "the line the inference cites: " + top.notes[0]}
@@ -459,6 +509,7 @@ _INFERENCE_TITLES = {
     "awaited_rank_finished": "A rank finished early while its peers waited for it",
     "mismatch_odd_rank": "One rank ran a different collective than the others",
     "collective_tie": "Two ranks ran different collectives: a tie, neither can be named",
+    "missing_reporter": "Suspect: the one rank missing from its peers' timeout reports (they waited for it)",
 }
 
 

@@ -425,6 +425,74 @@ SELECT 'store_key_awaited', 'rendezvous', a.rank, l.k.node, l.k.file, l.k.line_n
 FROM awaited a LEFT JOIN last_own l ON l.rank = a.rank
 LEFT JOIN said m ON m.file = l.k.file AND m.line_no = l.k.line_no;
 
+-- missing_reporter: the watchdog reports of one collective name every rank from 0 to
+-- the highest reporter but one (`[Rank 1]`, `[Rank 2]`, `[Rank 3]` time out in the same
+-- ALLREDUCE, no report of rank 0): the rank that did not time out was not waiting in
+-- that collective, so it is the one the others waited for. Where no line of the job
+-- names its ranks (a console without prefixes) this is all a paste says of the culprit.
+-- Only the default group's ranks are global ones (an old release's group-less
+-- `[Rank N]` is taken as the default group's, the common case, and said so); a gap at
+-- the top (ranks 0..M-1 report) is a world of M ranks as much as a missing rank M, so
+-- it counts only where the job states its world size. Left to the inferences above
+-- when they name someone, and to a rank's own root-cause finding.
+INSERT INTO inferred
+WITH r AS (
+    SELECT who, min(seq) AS seq, min(op) AS op, min(pg) AS pg, count(DISTINCT (seq, op)) AS n_colls
+    FROM watchdog_reports WHERE who IS NOT NULL AND category = 'nccl_timeout_hang' AND seq IS NOT NULL
+    GROUP BY who
+),
+-- (the ranks the job shows, a launcher's label or a rank file, count as much as a stated size)
+world AS (SELECT greatest((SELECT max(world_size) FROM files WHERE world_size <= 65536)::BIGINT,
+                          (SELECT max(rank)::BIGINT + 1 FROM known_ranks)) AS n),
+span AS (
+    SELECT coalesce((SELECT n FROM world), max(who)::BIGINT + 1) AS n, count(*) AS n_reports, min(pg) AS pg FROM r
+    HAVING count(*) >= 2 AND max(n_colls) = 1 AND count(DISTINCT seq) = 1 AND count(DISTINCT op) = 1
+       AND count(DISTINCT pg) = 1 AND (min(pg) = '' OR regexp_matches(min(pg), '^PG (?:ID )?0(?:[^0-9]|$)'))
+       AND min(who) >= 0 AND max(who)::BIGINT < coalesce((SELECT n FROM world), max(who)::BIGINT + 1)
+       AND coalesce((SELECT n FROM world), max(who)::BIGINT + 1) <= 65536
+),
+missing AS (
+    SELECT g.rank FROM (SELECT unnest(range(0, (SELECT n FROM span))) AS rank) g
+    WHERE g.rank NOT IN (SELECT who FROM r)
+),
+gap AS (
+    SELECT min(rank)::INTEGER AS rank FROM missing HAVING count(*) = 1
+       AND (SELECT n_reports FROM span) = (SELECT n FROM span) - 1
+),
+last_own AS (
+    SELECT arg_max({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned},
+                   (coalesce(ts_aligned, TIMESTAMPTZ '1970-01-01'), line_no)) AS k
+    FROM events WHERE rank = (SELECT rank FROM gap) AND source NOT IN ('torchrun', 'slurm')
+),
+first_report AS (
+    SELECT arg_min({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned},
+                   (coalesce(ts_aligned, TIMESTAMPTZ '1970-01-01'), line_no)) AS k
+    FROM watchdog_reports WHERE category = 'nccl_timeout_hang'
+),
+k AS (SELECT coalesce((SELECT k FROM last_own), (SELECT k FROM first_report)) AS k,
+             (SELECT k FROM last_own) IS NOT NULL AS own)
+SELECT 'missing_reporter', 'nccl_timeout_hang', g.rank, k.k.node, k.k.file, k.k.line_no, k.k.line_end,
+       (SELECT min(t.message) FROM timeline_raw t WHERE t.file = k.k.file AND t.line_no = k.k.line_no),
+       k.k.ts, 0.7,
+       (SELECT n_reports FROM span) || ' rank(s) of ' || (SELECT n FROM span) || ' report a watchdog timeout in '
+       || (SELECT min(op) FROM r) || ' SeqNum ' || (SELECT min(seq) FROM r) || '; rank ' || g.rank
+       || ' reports none: it was not waiting there, so it is the suspect they waited for (from absence alone: '
+       || 'its own log would show where it was)'
+       || CASE WHEN (SELECT pg FROM span) = ''
+               THEN ' (the reports name no process group: their ranks are taken as the default group''s)' ELSE '' END
+       || CASE WHEN k.own THEN '; the line shown is its last' ELSE '; it left no line of its own here' END
+FROM gap g, k
+WHERE NOT EXISTS (SELECT 1 FROM inferred WHERE rank IS NOT NULL
+                  AND inference IN ('silent_rank', 'odd_one_out', 'mismatch_odd_rank', 'store_key_awaited'))
+  -- the reports are all the failure there is: no root-cause finding, and no error line
+  -- that is not itself an echo or context (an unplaced traceback may be the culprit's own)
+  AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.role = 'root')
+  AND NOT EXISTS (
+      SELECT 1 FROM events e
+      WHERE e.level IN ('ERROR', 'CRITICAL')
+        AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.file = e.file AND f.line_no = e.line_no
+                        AND f.role IN ('context', 'collateral')));
+
 -- The ranks the others waited for: the one they name (a monitored-barrier report,
 -- the store key they waited on), or the one rank among them that reports no echo.
 CREATE OR REPLACE TEMP TABLE awaited_ranks AS
@@ -435,7 +503,7 @@ named_by_peers AS (
     SELECT DISTINCT rank FROM findings
     WHERE role = 'root' AND category IN ('nccl_timeout_hang', 'rendezvous')
       AND rank IS NOT NULL AND printed_by IS NOT NULL AND rank <> printed_by
-    UNION SELECT rank FROM inferred WHERE inference = 'store_key_awaited'
+    UNION SELECT rank FROM inferred WHERE inference IN ('store_key_awaited', 'missing_reporter')
 ),
 quiet AS (
     SELECT rank FROM known_ranks WHERE rank NOT IN (SELECT rank FROM echoing)

@@ -139,7 +139,9 @@ class Rule(_Strict):
     # ("attr:peer_rank"), a GPU by PCI address ("attr:pci": the rank whose NCCL
     # init line has that bus id on the same node), or a Slurm task list
     # ("attr:tasks": one finding per task, when the job's tasks are its ranks).
-    blames: str = Field(default="rank", pattern=r"^(rank|attr:[a-z_]+)$")
+    # "node:<attr>" blames the machine the line names (a node the cluster lost), not
+    # any rank: the finding's rank is none and its node that attr's value.
+    blames: str = Field(default="rank", pattern=r"^(rank|attr:[a-z_]+|node:[a-z_]+)$")
     # job: the evidence is about the whole job (a scheduler cancelling it), so a
     # verdict it wins says "all ranks", not one rank or node.
     scope: Literal["rank", "job"] = "rank"
@@ -462,6 +464,8 @@ def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
     """
     if rule.blames == "rank":
         return f"{alias}.rank"
+    if rule.blames.startswith("node:"):
+        return "NULL::INTEGER"
     key = rule.blames.split(":", 1)[1]
     val = f"{alias}.attrs[{sql_literal(key)}]"
     if key.endswith("tasks"):
@@ -499,6 +503,15 @@ def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
     return f"TRY_CAST({val} AS INTEGER)"
 
 
+def blamed_node_sql(rule: Rule, alias: str = "e") -> str:
+    """SQL for the node a match names: the one its line names where the rule blames a
+    node (``node:<attr>``), else the node that printed it (or the host its text names)."""
+    own = f"coalesce({alias}.node, {alias}.attrs['host'])"
+    if rule.blames.startswith("node:"):
+        return f"coalesce({alias}.attrs[{sql_literal(rule.blames.split(':', 1)[1])}], {own})"
+    return own
+
+
 def match_sql(rules: list[LoadedRule], source: str = "events") -> str:
     """One query returning a row per (rule, matching event) of ``source``.
 
@@ -513,7 +526,7 @@ def match_sql(rules: list[LoadedRule], source: str = "events") -> str:
         selects.append(
             f"SELECT {sql_literal(r.id)} AS rule_id, {sql_literal(r.role)} AS role, {sql_literal(r.category)} AS category, "
             f"{'true' if r.benign else 'false'} AS benign, "
-            f"{blamed_rank_sql(r)} AS rank, e.rank AS printed_by, coalesce(e.node, e.attrs['host']) AS node, e.local_rank, e.file, e.line_no, "
+            f"{blamed_rank_sql(r)} AS rank, e.rank AS printed_by, {blamed_node_sql(r)} AS node, e.local_rank, e.file, e.line_no, "
             "e.line_end, e.ts, e.ts_aligned, e.ts_estimated, e.level, "
             f"e.kind, e.template, e.message FROM {rows} WHERE {sql or 'true'}"
         )

@@ -139,14 +139,19 @@ def _pdsh_ok(host: pl.Expr) -> pl.Expr:
 # own text), only read where no wrapper named the rank. c10d's "[Rank N]" comes after its
 # source location, never first: that is a process group's rank, not the job's.
 # (the stamp may be followed by the record's level: "2026-12-05 19:21:35,371 INFO rank=2 step 6/16")
+# (or a syslog / journald header: "Dec 06 02:03:21 vm train[23667]: <rank1> INFO ...")
 _STAMP_HEAD = (r"(?i)^(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?[ \t]*(?:[|,-][ \t]*)?"
-               r"(?:(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+(?:[|,-][ \t]*)?)?)?")
+               r"(?:(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+(?:[|,-][ \t]*)?)?"
+               r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)? [\w.-]+ [\w./-]+(?:\[\d+\])?: )?")
 _RANK_NO = r"rank[ :=_]?(\d{1,6})(?: ?/ ?\d{1,6})?"
 # a bracketed field closes right after its number ("[Rank 0 Error Snippet]:" is a heading);
 # a bare one ends at a separator
 _HEAD_RANK = (
     _STAMP_HEAD + r"\[" + _RANK_NO + r"\]",
     _STAMP_HEAD + r"\(" + _RANK_NO + r"\)",
+    _STAMP_HEAD + r"<" + _RANK_NO + r">",
+    # a field of a record whose fields are separated by "|" ("<stamp> | INFO | mod:146 | rank 2 | ...")
+    _STAMP_HEAD + r"(?:[^|\n]{1,60}\|[ \t]*){0,3}" + _RANK_NO + r"[ \t]*\|",
     _STAMP_HEAD + _RANK_NO + r"(?:[\s:|,-]|$)",
 )
 

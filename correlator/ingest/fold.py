@@ -75,6 +75,11 @@ _EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Fa
 # prints its type alone; the message is the next line, unindented.
 _BARE_EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Failure):\s*$"
 _MESSAGE_LINES = 8  # a message printed below its exception line is a few lines at most
+# Ray's ActorDiedError lists the actor's context under its exception line, a tab-indented
+# field a line (`\tclass_name: RayTrainWorker` ... `\tip: 10.0.3.7`), then says why the
+# actor died on an unindented line ("The actor is dead because its node has died."):
+# the message goes on below the fields as below an exception line that ends in ":".
+_EXCEPTION_FIELD = r"^\t[a-z_]+: \S"
 
 # A log record that may carry its exception below it: Python's logging prints
 # ``logger.exception(msg)`` / ``exc_info=True`` as the formatted record, then the
@@ -121,6 +126,7 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         t.str.contains(_FRAME_LINE).alias("frame"),
         t.str.contains(r":\s*$").alias("opens"),
         t.str.contains(r"\d+%\|").alias("bar"),
+        t.str.contains(_EXCEPTION_FIELD).alias("exc_field"),
     )
     return flags.gather(codes)
 
@@ -190,7 +196,12 @@ def continuation_flags(
     # traceback):"), then the message's lines, unindented and unstamped, up to a blank or
     # stamped line, a frame, a traceback, another exception line, or _MESSAGE_LINES lines
     idx = within(pl.int_range(pl.len()))
-    opens_message = pl.col("bare_exc") | (pl.col("exc_line") & pl.col("opens"))
+    exc_field = pl.col("exc_field")
+    fields_of_exc = within(
+        pl.when(pl.col("exc_line")).then(pl.lit(True)).when(~exc_field).then(pl.lit(False))
+        .otherwise(pl.lit(None, dtype=pl.Boolean)).forward_fill()
+    ).fill_null(False) & exc_field
+    opens_message = pl.col("bare_exc") | (pl.col("exc_line") & pl.col("opens")) | fields_of_exc
     # (a table border too, or a header line ending in ":": ChildFailedError's message is
     # the launcher's table, "Failures:" then "[1]:", whose entries are events of their own)
     breaks = (blank | pl.col("ts").is_not_null() | tb_start | pl.col("frame") | pl.col("exc_line")
