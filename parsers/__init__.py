@@ -20,10 +20,11 @@ from parsers import (
     ray,
     slurm,
     torchrun,
+    ucx,
 )
 from parsers.base import LEVEL_WORDS, Pattern
 
-MODULES = (nccl, c10d, torchrun, deepspeed, horovod, accelerate, kernel, nvidia_smi, collect_env, slurm, kubernetes, ray, python, app, process)
+MODULES = (nccl, c10d, torchrun, deepspeed, horovod, accelerate, kernel, nvidia_smi, collect_env, slurm, ucx, kubernetes, ray, python, app, process)
 PATTERNS: tuple[Pattern, ...] = tuple(p for m in MODULES for p in m.PATTERNS)
 
 __all__ = ["LEVEL_WORDS", "MODULES", "PATTERNS", "Pattern"]

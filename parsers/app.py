@@ -73,7 +73,7 @@ PATTERNS = (
         "app.run_completed",
         triggers=("Training completed", "Training finished", "training finished", "Training complete",
                   "training complete", "Training done", "training done", "'train_runtime'", "Trainer.fit` stopped:", " passed", "***** train metrics *****", "inished training",
-                  "early stopping"),
+                  "early stopping", "# Out of bounds values : 0 OK"),
         # also Lightning's end of fit ("`Trainer.fit` stopped: `max_epochs=3` reached."), the
         # Trainer's final metrics block, and a test run's summary with nothing failed
         regex=(
@@ -82,6 +82,9 @@ PATTERNS = (
             r"|`Trainer\.fit` stopped: `max_(?:epochs|steps|time)=[^`]*` reached"
             r"|^\*{5} train metrics \*{5}$"
             r"|^=+ (?:\d+ (?:passed|skipped|deselected|xfailed|xpassed|warnings?)(?:, )?)+ in [\d.]+s(?: \([^)]*\))? =+$"
+            # nccl-tests' closing summary: every size checked, no wrong value (src/common.cu; its
+            # "# Avg bus bandwidth" line follows whether or not values were wrong)
+            r"|^# Out of bounds values : 0 OK\s*$"
         ),
         level="INFO",
         examples=(
@@ -94,9 +97,12 @@ PATTERNS = (
             "Epoch 00013: early stopping",
             "***** train metrics *****",
             "======================== 12 passed, 3 warnings in 41.20s ========================",
+            "# Out of bounds values : 0 OK",
         ),
         near_misses=(
             "11/30/2026 04:34:43 - INFO - train - Training started",
+            "# Out of bounds values : 12 FAILED",
+            "# Avg bus bandwidth    : 5.14095 ",
             "=================== 1 failed, 12 passed, 3 warnings in 41.20s ===================",
         ),
     ),

@@ -90,6 +90,23 @@ PATTERNS = (
         source=SOURCE,
         level="ERROR",
     ),
+    # argparse's usage error (Lib/argparse.py, ArgumentParser.error: "usage: ..." then
+    # "PROG: error: MESSAGE", exit 2): the command line the launcher built is not one the
+    # script accepts (torch.distributed.launch's --local-rank, a renamed flag)
+    Pattern(
+        "python.argparse_error",
+        triggers=(": error: unrecognized arguments", ": error: the following arguments are required",
+                  ": error: argument ", ": error: ambiguous option"),
+        regex=(r"(?m)^(?P<prog>[\w./-]+): error: (?P<argparse_error>(?:unrecognized arguments|the following "
+               r"arguments are required|argument [^\n:]+|ambiguous option)[^\n]*)"),
+        source=SOURCE,
+        level="ERROR",
+        examples=("train.py: error: unrecognized arguments: --local-rank=1",
+                  "text_generation_tp.py: error: unrecognized arguments: --local_rank=3",
+                  "main.py: error: the following arguments are required: --data-dir",
+                  "finetune.py: error: argument --lr: invalid float value: '1e-4,'"),
+        near_misses=("srun: error: node-3: task 2: Exited with exit code 1",),
+    ),
     Pattern(
         "python.fatal_error",
         triggers=("Fatal Python error:",),

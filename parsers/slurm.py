@@ -60,6 +60,68 @@ PATTERNS = (
             "the job to be terminated. The first process to do so was:\n\n  Process name: [[29322,1],1]\n  Exit code:    1",
         ),
     ),
+    # Open MPI's help messages about a lost machine (orte/mca/errmgr help text, framed by
+    # dashed lines): the daemon of a node stopped answering, or a peer process vanished. The
+    # node is named on a line of its own ("Remote daemon: [[j,0],n] on node HOST", "hostname:
+    # HOST", "Peer host:  HOST"), which is the machine the failure blames.
+    Pattern(
+        "mpi.lost_daemon",
+        triggers=("ORTE has lost communication with",),
+        regex=(r"ORTE has lost communication with (?:a remote daemon|its daemon located on node)"
+               r"(?:[\s\S]*?\n\s*hostname:\s+(?P<dead_node>[\w.-]+))?"),
+        level="ERROR",
+        examples=("ORTE has lost communication with a remote daemon.",
+                  " ORTE has lost communication with its daemon located on node:\n\n   hostname:  ip-10-1-2-3.ec2.internal"),
+    ),
+    Pattern(
+        "mpi.lost_daemon_node",
+        triggers=("Remote daemon:",),
+        # (not anchored: a paste's re-wrapping may glue it to the HNP daemon line above)
+        regex=r"Remote daemon\s*: \[\[\d+,\d+\],\d+\] on node (?P<dead_node>[\w.-]+)",
+        level="ERROR",
+        examples=("Remote daemon: [[11377,0],1] on node mpijob-0-worker-0",
+                  "  Remote daemon: [[43015,0],20] on node tf-bert-1572827779-worker-19"),
+    ),
+    Pattern(
+        "mpi.peer_disconnected",
+        triggers=("An MPI communication peer process has unexpectedly disconnected",),
+        regex=r"An MPI communication peer process has unexpectedly disconnected",
+        level="ERROR",
+    ),
+    Pattern(
+        "mpi.peer_host",
+        triggers=("Peer host:",),
+        regex=r"(?m)^\s*Peer host:\s+(?P<dead_node>[\w.-]+)\s*$",
+        level="ERROR",
+        examples=("  Local host: node-a\n  Local PID:  7720\n  Peer host:  node-b",),
+    ),
+    # pyxis / enroot (Slurm's container plugin): the container could not start the task
+    Pattern(
+        "slurm.container_failed",
+        triggers=("enroot-switchroot: ", "pyxis: ", "enroot-mount: ", "enroot-nsenter: "),
+        regex=(r"(?P<container_tool>enroot-\w+|pyxis): "
+               r"(?P<container_error>[^\n]*?(?:failed|error|couldn't|could not)[^\n]*)"),
+        source=SOURCE,
+        level="ERROR",
+        examples=("enroot-switchroot: failed to execute: /bin/bash: No such file or directory",
+                  "pyxis: couldn't start container",
+                  "slurmstepd: error: pyxis: container start failed with error code: 1"),
+        near_misses=("pyxis: importing docker image: nvcr.io#nvidia/pytorch:24.01-py3",),
+    ),
+    # submitit (the Python front end of Slurm and of its local executor) when the job ran out of
+    # its time limit: its own log line, and the exception the caller gets
+    Pattern(
+        "slurm.submitit_timeout",
+        triggers=("Job has timed out. Ran", "this job is timed-out", "Job not requeued because: timed-out"),
+        regex=(r"Job has timed out\. Ran (?P<ran_min>\d+) minutes out of requested (?P<limit_min>\d+) minutes"
+               r"|Caught signal SIGUSR2 on \S+: this job is timed-out|Job not requeued because: timed-out"),
+        source=SOURCE,
+        level="ERROR",
+        examples=("submitit INFO (2026-12-06 05:12:09,881) - Job has timed out. Ran 1 minutes out of requested 1 minutes.",
+                  "submitit WARNING (2022-08-12 02:06:11,453) - Caught signal SIGUSR2 on gpu-7: this job is timed-out.",
+                  "submitit.core.utils.UncompletedJobError: Job not requeued because: timed-out and not checkpointable."),
+        near_misses=("submitit WARNING (2022-08-12 02:06:11,453) - Caught signal SIGUSR2 on SERVER_NAME: this job is preempted.",),
+    ),
     Pattern(
         "mpi.process_exited",
         triggers=("noticed that process rank",),

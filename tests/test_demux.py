@@ -235,3 +235,16 @@ def test_skypilot_prefixes_name_the_node_and_pid():
     assert df["local_rank"].to_list() == [None, None, None]  # "[host:2]:" does not say which rank 2 is
     assert df["rank"].to_list() == [None, None, 5]
     assert df["text"][0].startswith("gpu-a7-0:9141:9190 [2] NCCL INFO")
+
+
+def test_mpirun_xml_elements_name_the_rank_of_their_line(tmp_path):
+    from conftest import write_job
+
+    from correlator.analysis.analyze import analyze
+    from correlator.ingest import IngestOptions
+    lines = [f'<stdout rank="{r}">2026-03-01T10:00:0{r}.100 rank{r}/3 INFO train: step 4 loss 0.5{r}&#010;</stdout>'
+             for r in range(3)]
+    lines.append('<stderr rank="1">Fatal Python error: Floating point exception&#010;</stderr>')
+    v = analyze(write_job(tmp_path / "job", {"console.log": "\n".join(lines) + "\n"}),
+                options=IngestOptions(echo_problems=False))
+    assert v.ranks == 3 and v.initiating.rank == 1

@@ -1361,3 +1361,78 @@ def test_values_that_differ_on_every_rank_name_no_odd_one(tmp_path):
     v = verdict(tmp_path, files)
     assert v.root_cause.category == "collective_mismatch"
     assert "samples" not in (v.first_deviating.text if v.first_deviating else "")
+
+
+# ---- 1 again: launchers', schedulers' and transports' own error lines --------------------
+
+@pytest.mark.parametrize(("text", "node"), [
+    # Open MPI's help message, the node on its own line (unindented, as kubectl exec prints it)
+    ("command terminated with exit code 137\n" + "-" * 74 + "\nORTE has lost communication with a remote daemon.\n\n"
+     "HNP daemon : [[5120,0],0] on node trainer-launcher-0\nRemote daemon: [[5120,0],2] on node trainer-worker-1\n\n"
+     "This is usually due to either a failure of the TCP network\n" + "-" * 74 + "\n", "trainer-worker-1"),
+    # ... its other wording, the node indented under it
+    (" " + "-" * 74 + "\n ORTE has lost communication with its daemon located on node:\n\n   hostname:  gpu-b07\n\n"
+     " This is usually due to either a failure of the TCP network\n", "gpu-b07"),
+    # a peer process gone, under mpirun's tags
+    ("An MPI communication peer process has unexpectedly disconnected.  This\nusually indicates a failure in the "
+     "peer process (e.g., a crash or\n\n  Local host: cn-0412\n  Local PID:  55102\n  Peer host:  cn-0415\n"
+     + "-" * 74 + "\n", "cn-0415"),
+])
+def test_open_mpi_losing_a_node_blames_that_node(tmp_path, text, node):
+    v = verdict(tmp_path, {"mpirun.log": text})
+    assert v.status == "failed" and v.initiating.node == node and not v.initiating.all_ranks
+
+
+@pytest.mark.parametrize("prefix", ["", "[1,2]<stderr>:", "3: "])
+@pytest.mark.parametrize("error", ["unrecognized arguments: --local-rank=2",
+                                   "the following arguments are required: --train-file"])
+def test_an_argparse_usage_error_is_the_jobs_configuration(tmp_path, prefix, error):
+    text = (f"{prefix}usage: finetune_lm.py [-h] [--train-file TRAIN_FILE] [--epochs EPOCHS]\n"
+            f"{prefix}finetune_lm.py: error: {error}\n")
+    v = verdict(tmp_path, {"launcher.log": text * 2})
+    assert v.status == "failed" and v.root_cause.category == "config_error" and v.initiating.all_ranks
+    assert "error:" in v.first_deviating.text
+
+
+def test_a_ucx_infiniband_completion_error_is_a_network_failure(tmp_path):
+    line = ("[gpu-n21:40211:0:40211] ib_mlx5_log.c:143  Transport retry count exceeded on mlx5_3:1/IB "
+            "(synd 0x15 vend 0x81 hw_synd 0/0)\n")
+    v = verdict(tmp_path, {"job.out": "MPI startup(): Imported environment\n" + line})
+    assert v.status == "failed" and v.root_cause.category == "nccl_network"
+
+
+@pytest.mark.parametrize("line", [
+    "enroot-switchroot: failed to execute: /usr/bin/env: No such file or directory",
+    "slurmstepd: error: pyxis: container start failed with error code: 1",
+])
+def test_a_container_that_cannot_start_is_the_jobs_configuration(tmp_path, line):
+    v = verdict(tmp_path, {"slurm-881.out": f"pyxis: importing docker image: nvcr.io#nvidia/pytorch:24.05-py3\n{line}\n"})
+    assert v.status == "failed" and v.root_cause.category == "config_error"
+
+
+def test_submitit_running_out_of_its_time_limit_stopped_the_job_from_outside(tmp_path):
+    log = ("2026-02-11 10:00:03,001 INFO [rank 1] train: step 40 loss 0.91\n"
+           "submitit INFO (2026-02-11 10:05:00,112) - Job has timed out. Ran 5 minutes out of requested 5 minutes.\n"
+           "submitit WARNING (2026-02-11 10:05:00,113) - Caught signal SIGUSR2 on gpu-3: this job is timed-out.\n")
+    v = verdict(tmp_path, {"12345_0_log.err": log})
+    assert v.status == "failed" and v.root_cause.category == "killed_by_scheduler" and v.initiating.kind == "external"
+
+
+@pytest.mark.parametrize("summary", ["# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 41.2077 \n#\n"])
+def test_nccl_tests_ending_with_no_wrong_value_is_a_healthy_end(tmp_path, summary):
+    rows = "".join(f"   {1 << k:>10}   {1 << (k - 2):>10}     float     sum      -1   {k * 10.5:.1f}   1.00   1.00      0"
+                   f"   {k * 10.4:.1f}   1.00   1.00      0\n" for k in range(10, 14))
+    v = verdict(tmp_path, {"all_reduce_perf.log": "#  Rank  0 Group  0 Pid  4401 on node-a device  0 [0x1b] NVIDIA H100\n"
+                                                  + rows + summary})
+    assert v.status == "healthy"
+    assert verdict(tmp_path / "bad", {"all_reduce_perf.log": rows + summary.replace("0 OK", "7 FAILED")}).status != "healthy"
+
+
+@pytest.mark.parametrize("exc", ["RuntimeError", "torch.AcceleratorError"])
+def test_an_invalid_device_ordinal_is_the_launch_configuration(tmp_path, exc):
+    text = ("Traceback (most recent call last):\n  File \"/opt/job/main.py\", line 12, in <module>\n"
+            "    torch.cuda.set_device(rank)\n"
+            f"{exc}: CUDA error: invalid device ordinal\n")
+    v = verdict(tmp_path, {"err.log": text})
+    # the processes past the node's GPU count fail, not every rank
+    assert v.root_cause.category == "config_error" and not v.initiating.all_ranks

@@ -208,6 +208,11 @@ KNOWN_GAPS = {
      "wrap80"):
         "the agent's 'failed (exitcode: N) local_rank: ...' line wrapped at 80 columns is no longer read as a "
         "worker's failure",
+    # found by round D's batch (2026-12-06), the same at that session's start (1e3e4fe)
+    ("captures12/da-submitit-timeout-min-ext/sublogs/12403/12403_1_log.err", "strip_prefixes"):
+        "submitit's two ERROR records of one exception ('submitit ERROR (...) - Submitted job triggered an "
+        "exception' and the job's own '... ERROR [rank 1] submitit: ...') read as one error event once their "
+        "prefixes are stripped",
 }
 
 

@@ -121,7 +121,10 @@ SELECT d.*,
        -- an estimated stamp is a lower bound: trained on after its interval's end
        -- (copies.sql's stamp_bounds; open: never known to)
        coalesce(p.t > CASE WHEN d.ts_estimated THEN sb.ts_hi ELSE d.ts_aligned END + INTERVAL 5 SECOND, false)
-         OR coalesce(sp.last_line > coalesce(d.line_end, d.line_no), false) AS survived,
+         OR coalesce(sp.last_line > coalesce(d.line_end, d.line_no), false)
+         -- or its file said the run completed after it (whatever rank that line names: a
+         -- trainer's summary is printed without the rank field its error record has)
+         OR coalesce(dc.last_line > coalesce(d.line_end, d.line_no), false) AS survived,
        row_number() OVER (ORDER BY date_trunc('second', coalesce(d.ts_aligned, ts_bound)) NULLS LAST,
                                    CASE rule_role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 WHEN 'context' THEN 3 ELSE 1 END,
                                    n_ranks,
@@ -135,6 +138,8 @@ FROM deviating d
 LEFT JOIN last_progress p ON p.rank = d.subject_rank
 LEFT JOIN stream_progress sp ON sp.file = d.file AND sp.rank IS NOT DISTINCT FROM d.rank
 LEFT JOIN stamp_bounds sb ON sb.file = d.file AND sb.line_no = d.line_no
+LEFT JOIN (SELECT file, max(line_no) AS last_line FROM events WHERE kind = 'app.run_completed' GROUP BY file) dc
+  ON dc.file = d.file
 WHERE NOT benign
   AND (level IN ('WARNING', 'ERROR', 'CRITICAL') OR rule_role = 'root')
   AND coalesce(rule_role, '') <> 'context';

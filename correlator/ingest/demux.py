@@ -62,6 +62,9 @@ PREFIXES: tuple[Prefix, ...] = (
         r"^\[\d+,(?:mpirank:)?(?P<rank>\d+)(?:,[^\]]*)?\]<(?:stdout|stderr)>:",
         "[",
     ),
+    # mpirun --xml: every line an element of its own ('<stderr rank="2">...&#010;</stderr>'); the
+    # element's close stays on the line (a suffix, that no anchored pattern reads)
+    Prefix("openmpi_xml", r'^<(?:stdout|stderr) rank="(?P<rank>\d+)">', "<"),
     Prefix("torchrun_tee", r"^\[(?:[A-Za-z_][A-Za-z_-]*?)(?P<local_rank>\d+)\]:", "["),
     # a launcher's "[host:N]:" tag (as a SkyPilot job prints it: "[nccl-e9ef-7d4f-0:3]:"): the
     # host is read; whether N is a local or a global rank the tag does not say, so it is not
@@ -437,15 +440,17 @@ _LINE_START = (
 _EXCEPTION_START = r"^(?:[A-Za-z_][\w.]*(?:Error|Exception|Warning)(?::|$)|[A-Z][\w ()-]*:\s*$)"
 
 
-def _wrap_widths(keys: pl.Series, lens: pl.Series) -> pl.Series | None:
+def _wrap_widths(keys: pl.Series, lens: pl.Series, text: pl.Series) -> pl.Series | None:
     """Per row, ``w``: the width its file (``keys``) may be hard-wrapped at, its
     greatest line length if that is within ``MIN_WRAP_WIDTH``..``MAX_WRAP_WIDTH``
     (else null), and
-    ``n``: how many of its lines have it; None if no file can be wrapped."""
+    ``n``: how many different lines have it (the same line printed by several ranks
+    is one: duplicates say nothing of a wrap width); None if no file can be wrapped."""
     per = (
-        pl.DataFrame({"fi": keys, "len": lens})
+        pl.DataFrame({"fi": keys, "len": lens, "text": text})
         .group_by("fi")
-        .agg(pl.col("len").max().alias("w"), (pl.col("len") == pl.col("len").max()).sum().alias("n"))
+        .agg(pl.col("len").max().alias("w"),
+             pl.col("text").filter(pl.col("len") == pl.col("len").max()).n_unique().alias("n"))
         .filter(pl.col("w").is_between(MIN_WRAP_WIDTH, MAX_WRAP_WIDTH))
     )
     if per.height == 0:
@@ -462,7 +467,7 @@ def join_hard_wraps(df: pl.DataFrame) -> pl.DataFrame:
     text = df.get_column("text")
     keys = df.get_column("fi") if "fi" in df.columns else pl.repeat(0, df.height, dtype=pl.UInt32, eager=True)
     lens = text.str.len_chars()
-    per_row = _wrap_widths(keys, lens)
+    per_row = _wrap_widths(keys, lens, text)
     if per_row is None:
         return df
     widths, several = per_row.get_column("w"), (per_row.get_column("n") >= 2).fill_null(False)
