@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 ENGINES = ("local", "ray")
-RAY_HINT = "pip install 'correlator[ray]'  (Ray 2.60 or newer)"
+RAY_HINT = "pip install 'correlator[ray]' (Ray 2.60 or newer)"
 
 
 class EngineUnavailable(Exception):
