@@ -19,6 +19,18 @@ applied afterwards without holding the timeline in memory:
    rank files costs no rewrite. The timeline file is
    then every part's row groups copied as they are under one footer
    (``correlator/ingest/parquet_concat.py``), so no value is encoded twice.
+
+Where the tasks of both stages run is an engine's business (``correlator.engine``):
+this machine's worker processes by default, or Ray tasks (``--engine ray``), which
+write the same parts (byte for byte) into a scratch directory beside the output, on
+the filesystem the cluster shares. Stage 2's decisions are always made here, in one
+DuckDB over the side files (a few rows a part), never over the events.
+
+A job of tens of GB need not become one file: ``out_dir`` keeps the parts
+themselves as the timeline (``write_parts_dir``, ``correlator.timeline.parts_dir``),
+each finished where it lies (its footer written again, no data copied), so this
+process never reads the events at all: its memory is the side files' and the
+per-file counts', whatever the job's size.
 """
 
 from __future__ import annotations

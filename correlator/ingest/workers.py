@@ -165,11 +165,13 @@ def start_for_command(args: Sequence[str]) -> bool:
     command that will ingest a log directory big enough for them; True if it did.
 
     Only a guess from the command line, so it stays cheap and on the safe side: no
-    ``--workers`` (the user chose), a directory argument, ``PARALLEL_MIN_BYTES`` of
+    ``--workers`` (the user chose) nor ``--engine ray``, a directory argument, ``PARALLEL_MIN_BYTES`` of
     files found within the first few thousand. Workers nothing takes are shut down.
     """
     if not args or args[0] not in _INGESTING or any(a.startswith("--workers") for a in args):
         return False
+    if any(a == "--engine=ray" or (a == "--engine" and nxt == "ray") for a, nxt in zip(args, [*args[1:], ""], strict=True)):
+        return False  # the tasks run on Ray's workers, not this machine's
     cpus = os.cpu_count() or 1
     target = next((a for a in args[1:] if not a.startswith("-") and os.path.isdir(a)), None)
     if cpus < 2 or target is None or not _holds_at_least(target, PARALLEL_MIN_BYTES):
