@@ -119,7 +119,7 @@ def ingest_cmd(
     guard_outputs((None if out_dir else out, db), (target,))
     from correlator.ingest import ingest
 
-    runner = make_engine(engine, workers, address) if engine != "local" else None
+    runner = make_engine(engine, workers, address)
     try:
         if redact:
             from correlator.cli.redacted import ingest_redacted

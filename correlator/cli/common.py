@@ -115,11 +115,14 @@ address_option = click.option(
 
 
 def make_engine(name: str, workers: int | None, address: str | None):
-    """The engine asked for, or one line saying why it cannot run (Ray not installed)."""
+    """The engine asked for (None for ``local``: the command's own default pool), or one
+    line saying why it cannot run (Ray not installed, no cluster at the address)."""
     from correlator.engine import EngineUnavailable, engine_for
 
     if address is not None and name != "ray":
         raise click.UsageError("--address is for --engine ray")
+    if name == "local":
+        return None
     try:
         return engine_for(name, workers=workers, address=address)
     except EngineUnavailable as exc:

@@ -180,7 +180,7 @@ def batch_cmd(
                         builtin_rules=not no_builtin, tz=tz, html=not no_html, exclude=exclude,
                         job_timeout=job_timeout, engine=engine, address=address)
     # made before any job is looked at: a missing Ray is one line, not a failure per job
-    runner = make_engine(engine, workers, address) if engine != "local" else None
+    runner = make_engine(engine, workers, address)
     try:
         result = run_batch(root, out_dir, opts, engine=runner)
     except FileNotFoundError as exc:
