@@ -125,6 +125,38 @@ def bench_batch(work: Path, jobs: int, rounds: int) -> dict:
     return {"jobs": jobs, "walls": walls, "ray_startup_s": startup, "per_job_s": per_job, "summaries_equal": same}
 
 
+def _noop(x: int) -> int:
+    return x
+
+
+def bench_noop(tasks: int) -> dict:
+    """Each engine's own cost per task: ``tasks`` calls of a function that does nothing,
+    through ``Engine.run`` (the local engine's pool already started, Ray already up)."""
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    from correlator.engine import Task
+    from correlator.engine.local import LocalEngine
+    from correlator.engine.ray import RayEngine
+
+    calls = [Task(str(i), (i,)) for i in range(tasks)]
+    res = {}
+    pool = ProcessPoolExecutor(os.cpu_count(), mp_context=mp.get_context("spawn"))
+    for engine in (LocalEngine.on_pool(pool), RayEngine()):
+        list(engine.run(_noop, calls[:50]))  # warm: workers started, the function shipped
+        started = time.perf_counter()
+        got = sum(o.value for o in engine.run(_noop, calls))
+        res[engine.name] = (time.perf_counter() - started) / tasks
+        assert got == sum(range(tasks))
+    import ray
+
+    ray.shutdown()
+    pool.shutdown()
+    print(f"\nengine cost per task ({tasks} no-op tasks, {os.cpu_count()} in flight): "
+          f"local {res['local'] * 1000:.2f} ms, ray {res['ray'] * 1000:.2f} ms", flush=True)
+    return res
+
+
 def bench_big(work: Path, ranks: int, size: str, rounds: int) -> dict:
     need = synth.parse_size(size) * 2.2  # the logs, and two timelines of about half their size each
     free = shutil.disk_usage(work).free
@@ -172,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--big-ranks", type=int, default=1024)
     ap.add_argument("--big-size", default="4.5GB")
     ap.add_argument("--big-rounds", type=int, default=1)
+    ap.add_argument("--noop-tasks", type=int, default=2000, help="no-op tasks timing each engine's own cost")
     ap.add_argument("--skip-batch", action="store_true")
     ap.add_argument("--skip-big", action="store_true")
     ap.add_argument("--work", default=None, help="where to generate and write (default: the system temp)")
@@ -182,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if not a.skip_batch:
             figures["batch"] = bench_batch(work, a.jobs, a.rounds)
+            figures["noop"] = bench_noop(a.noop_tasks)
         if not a.skip_big:
             figures["big"] = bench_big(work, a.big_ranks, a.big_size, a.big_rounds)
     finally:

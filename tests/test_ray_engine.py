@@ -23,7 +23,7 @@ from correlator.batch.run import BatchOptions, run_batch  # noqa: E402
 from correlator.engine import engine_for  # noqa: E402
 from correlator.ingest import IngestOptions, ingest  # noqa: E402
 from correlator.timeline.parts_dir import META_FILE  # noqa: E402
-from tests.conftest import SAMPLES  # noqa: E402
+from tests.conftest import SAMPLES, SUMMARY_LINES  # noqa: E402
 from tests.test_batch import write_rules  # noqa: E402
 
 # What differs between two runs of the same job on any engine: when and how fast.
@@ -36,10 +36,10 @@ NOT_LOGS = ("truth.json", "README.md")
 
 
 @pytest.fixture(scope="module")
-def ray_cluster():
+def ray_cluster(request):
     started = time.perf_counter()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    print(f"\nRay start-up: {time.perf_counter() - started:.1f} s")
+    request.config.stash[SUMMARY_LINES].append(f"Ray start-up (ray.init, 2 CPUs): {time.perf_counter() - started:.1f} s")
     yield
     ray.shutdown()
 
@@ -62,14 +62,15 @@ def _opts(rules: str, **kw) -> BatchOptions:
 
 
 @pytest.fixture(scope="module")
-def batches(jobs, ray_cluster, tmp_path_factory) -> dict:
+def batches(jobs, ray_cluster, tmp_path_factory, request) -> dict:
     base = tmp_path_factory.mktemp("raybatch")
     rules = write_rules(base / "rules")  # the generator's failures, beside the built-in rules
     out = {}
     for engine in ("local", "ray"):
         started = time.perf_counter()
         out[engine] = run_batch(str(jobs), str(base / engine), _opts(rules, engine=engine), progress=io.StringIO())
-        print(f"batch --engine {engine}: {time.perf_counter() - started:.1f} s for {out[engine].jobs} jobs")
+        request.config.stash[SUMMARY_LINES].append(
+            f"batch --engine {engine}: {time.perf_counter() - started:.1f} s for {out[engine].jobs} jobs")
     return {"base": base, "rules": rules, **out}
 
 
