@@ -52,10 +52,16 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _run(args: list[str]) -> tuple[float, int]:
+# ``--omp-variant``: the local engine once more, its workers with Arrow's thread pool cut to
+# one thread as Ray's are (Ray sets OMP_NUM_THREADS to a task's CPUs; Arrow sizes its pool
+# by it): is what Ray gains on one machine Ray's, or its workers' environment?
+VARIANTS = {"local": ("local", {}), "ray": ("ray", {}), "local-omp1": ("local", {"OMP_NUM_THREADS": "1"})}
+
+
+def _run(args: list[str], extra_env: dict[str, str] | None = None) -> tuple[float, int]:
     """Wall seconds and the peak RSS (KiB) of the command's own process."""
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "correlator", "-q", *args], env=_env(),
+    proc = subprocess.Popen([sys.executable, "-m", "correlator", "-q", *args], env={**_env(), **(extra_env or {})},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     peak = [0]
 
@@ -97,29 +103,34 @@ def _summary(out: Path) -> list[dict]:
     return [{k: v for k, v in r.items() if k not in TIMING} for r in pq.read_table(out / "summary.parquet").to_pylist()]
 
 
-def bench_batch(work: Path, jobs: int, rounds: int) -> dict:
+def bench_batch(work: Path, jobs: int, rounds: int, variants: list[str]) -> dict:
     root = work / "jobs"
     t0 = time.perf_counter()
     synth.generate_batch(root, jobs=jobs, ranks=8, nodes=4, size="200KB", bad_nodes=2, cluster_nodes=32, seed=0)
     print(f"generated {jobs} jobs in {time.perf_counter() - t0:.1f} s", flush=True)
-    walls: dict[str, list[float]] = {"local": [], "ray": []}
+    walls: dict[str, list[float]] = {v: [] for v in variants}
     same = True
     for r in range(rounds):
-        for engine in ("local", "ray") if r % 2 == 0 else ("ray", "local"):
-            out = work / f"reports-{engine}"
+        for variant in variants if r % 2 == 0 else variants[::-1]:
+            engine, extra = VARIANTS[variant]
+            out = work / f"reports-{variant}"
             shutil.rmtree(out, ignore_errors=True)
-            wall, _ = _run(["batch", str(root), "--out", str(out), "--exclude", "truth.json", "--engine", engine])
-            walls[engine].append(wall)
-            print(f"round {r + 1}: batch --engine {engine:5s} {wall:7.1f} s", flush=True)
+            wall, _ = _run(["batch", str(root), "--out", str(out), "--exclude", "truth.json", "--engine", engine],
+                           extra)
+            walls[variant].append(wall)
+            print(f"round {r + 1}: batch {variant:10s} {wall:7.1f} s", flush=True)
         same = same and _summary(work / "reports-local") == _summary(work / "reports-ray")
     startup = [_ray_startup() for _ in range(rounds)]
     per_job = [(ray - loc) / jobs for ray, loc in zip(walls["ray"], walls["local"], strict=True)]
     print(f"\nbatch of {jobs} jobs ({os.cpu_count()} CPUs), wall seconds over {rounds} round(s):")
-    for engine, xs in walls.items():
-        print(f"  --engine {engine:5s} {_stats(xs)}")
+    for variant, xs in walls.items():
+        print(f"  {variant:10s} {_stats(xs)}")
     print(f"  ray / local (per round): {', '.join(f'{r / loc:.2f}x' for r, loc in zip(walls['ray'], walls['local'], strict=True))}")
     print(f"  Ray overhead per job, (ray - local) / jobs: {', '.join(f'{x * 1000:.0f} ms' for x in per_job)}; "
           f"of which Ray's start-up (alone: {_stats(startup)} s) is {statistics.median(startup) / jobs * 1000:.0f} ms a job")
+    if "local-omp1" in walls:
+        print("  local-omp1 / local (per round): "
+              + ", ".join(f"{o / loc:.2f}x" for o, loc in zip(walls["local-omp1"], walls["local"], strict=True)))
     print(f"  summaries equal (but timing columns): {'yes' if same else 'NO'}")
     shutil.rmtree(root, ignore_errors=True)
     return {"jobs": jobs, "walls": walls, "ray_startup_s": startup, "per_job_s": per_job, "summaries_equal": same}
@@ -157,7 +168,7 @@ def bench_noop(tasks: int) -> dict:
     return res
 
 
-def bench_big(work: Path, ranks: int, size: str, rounds: int) -> dict:
+def bench_big(work: Path, ranks: int, size: str, rounds: int, variants: list[str]) -> dict:
     need = synth.parse_size(size) * 2.2  # the logs, and two timelines of about half their size each
     free = shutil.disk_usage(work).free
     if free < need:
@@ -170,16 +181,17 @@ def bench_big(work: Path, ranks: int, size: str, rounds: int) -> dict:
     files = [p for p in job.rglob("*") if p.is_file()]
     nbytes = sum(p.stat().st_size for p in files)
     print(f"\ngenerated a {ranks}-rank job: {nbytes / 1e9:.2f} GB in {len(files)} files, {gen:.0f} s", flush=True)
-    res: dict = {"ranks": ranks, "bytes": nbytes, "files": len(files), "ingest": {"local": [], "ray": []},
-                 "rss_kib": {"local": [], "ray": []}}
+    res: dict = {"ranks": ranks, "bytes": nbytes, "files": len(files), "ingest": {v: [] for v in variants},
+                 "rss_kib": {v: [] for v in variants}}
     for r in range(rounds):
-        for engine in ("local", "ray") if r % 2 == 0 else ("ray", "local"):
-            out = work / f"big-{engine}.timeline"
+        for variant in variants if r % 2 == 0 else variants[::-1]:
+            engine, extra = VARIANTS[variant]
+            out = work / f"big-{variant}.timeline"
             shutil.rmtree(out, ignore_errors=True)
-            wall, rss = _run(["ingest", str(job), "--out", str(out) + "/", "--engine", engine])
-            res["ingest"][engine].append(wall)
-            res["rss_kib"][engine].append(rss)
-            print(f"round {r + 1}: ingest --engine {engine:5s} {wall:7.1f} s, {nbytes / 1e6 / wall:6.1f} MB/s, "
+            wall, rss = _run(["ingest", str(job), "--out", str(out) + "/", "--engine", engine], extra)
+            res["ingest"][variant].append(wall)
+            res["rss_kib"][variant].append(rss)
+            print(f"round {r + 1}: ingest {variant:10s} {wall:7.1f} s, {nbytes / 1e6 / wall:6.1f} MB/s, "
                   f"driver peak RSS {rss / 1024:.0f} MiB", flush=True)
     parts = sorted(p.name for p in (work / "big-local.timeline").iterdir())
     same = parts == sorted(p.name for p in (work / "big-ray.timeline").iterdir()) and all(
@@ -190,9 +202,9 @@ def bench_big(work: Path, ranks: int, size: str, rounds: int) -> dict:
                 "analyze_rss_kib": rss})
     print(f"\n{ranks}-rank job, {nbytes / 1e9:.2f} GB -> {len(parts) - 1} parts, {size_out / 1e9:.2f} GB; parts "
           f"byte-identical across engines: {'yes' if same else 'NO'}")
-    for engine in ("local", "ray"):
-        print(f"  ingest --engine {engine:5s} {_stats(res['ingest'][engine])} s; driver peak RSS "
-              f"{max(res['rss_kib'][engine]) / 1024:.0f} MiB")
+    for variant in variants:
+        print(f"  ingest {variant:10s} {_stats(res['ingest'][variant])} s; driver peak RSS "
+              f"{max(res['rss_kib'][variant]) / 1024:.0f} MiB")
     print(f"  analyze of the parts directory: {wall:.1f} s, peak RSS {rss / 1024:.0f} MiB")
     return res
 
@@ -205,19 +217,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--big-size", default="4.5GB")
     ap.add_argument("--big-rounds", type=int, default=1)
     ap.add_argument("--noop-tasks", type=int, default=2000, help="no-op tasks timing each engine's own cost")
+    ap.add_argument("--omp-variant", action="store_true",
+                    help="also the local engine with OMP_NUM_THREADS=1 (Arrow's pool of one thread, as in Ray's workers)")
     ap.add_argument("--skip-batch", action="store_true")
     ap.add_argument("--skip-big", action="store_true")
     ap.add_argument("--work", default=None, help="where to generate and write (default: the system temp)")
     ap.add_argument("--json", default=None, help="write the figures here")
     a = ap.parse_args(argv)
+    variants = ["local", "ray", *(["local-omp1"] if a.omp_variant else [])]
     work = Path(tempfile.mkdtemp(prefix="correlator-ray-bench-", dir=a.work))
     figures: dict = {}
     try:
         if not a.skip_batch:
-            figures["batch"] = bench_batch(work, a.jobs, a.rounds)
+            figures["batch"] = bench_batch(work, a.jobs, a.rounds, variants)
             figures["noop"] = bench_noop(a.noop_tasks)
         if not a.skip_big:
-            figures["big"] = bench_big(work, a.big_ranks, a.big_size, a.big_rounds)
+            figures["big"] = bench_big(work, a.big_ranks, a.big_size, a.big_rounds, variants)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if a.json:
