@@ -31,6 +31,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SUMMARY_LINES] = []
 
 
+@pytest.fixture(scope="session")
+def summary_lines(pytestconfig: pytest.Config) -> list[str]:
+    """Append a line to show it in the session's summary."""
+    return pytestconfig.stash[SUMMARY_LINES]
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
     for line in config.stash.get(SUMMARY_LINES, []):
         terminalreporter.write_line(line)

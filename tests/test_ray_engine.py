@@ -23,7 +23,7 @@ from correlator.batch.run import BatchOptions, run_batch  # noqa: E402
 from correlator.engine import engine_for  # noqa: E402
 from correlator.ingest import IngestOptions, ingest  # noqa: E402
 from correlator.timeline.parts_dir import META_FILE  # noqa: E402
-from tests.conftest import SAMPLES, SUMMARY_LINES  # noqa: E402
+from tests.conftest import SAMPLES  # noqa: E402
 from tests.test_batch import write_rules  # noqa: E402
 
 # What differs between two runs of the same job on any engine: when and how fast.
@@ -36,10 +36,10 @@ NOT_LOGS = ("truth.json", "README.md")
 
 
 @pytest.fixture(scope="module")
-def ray_cluster(request):
+def ray_cluster(summary_lines):
     started = time.perf_counter()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    request.config.stash[SUMMARY_LINES].append(f"Ray start-up (ray.init, 2 CPUs): {time.perf_counter() - started:.1f} s")
+    summary_lines.append(f"Ray start-up (ray.init, 2 CPUs): {time.perf_counter() - started:.1f} s")
     yield
     ray.shutdown()
 
@@ -49,7 +49,7 @@ def jobs(tmp_path_factory) -> Path:
     """The corpus jobs (links) and a generated batch with two planted bad nodes, plus a
     job with nothing readable (an error row on either engine)."""
     root = tmp_path_factory.mktemp("rayjobs") / "jobs"
-    synth.generate_batch(root, jobs=6, ranks=8, nodes=4, size="150KB", bad_nodes=2, cluster_nodes=8, seed=14)
+    synth.generate_batch(root, jobs=4, ranks=8, nodes=4, size="150KB", bad_nodes=2, cluster_nodes=8, seed=14)
     for name in CORPUS:
         os.symlink(SAMPLES / name, root / name)
     (root / "job-broken").mkdir()
@@ -62,14 +62,14 @@ def _opts(rules: str, **kw) -> BatchOptions:
 
 
 @pytest.fixture(scope="module")
-def batches(jobs, ray_cluster, tmp_path_factory, request) -> dict:
+def batches(jobs, ray_cluster, tmp_path_factory, summary_lines) -> dict:
     base = tmp_path_factory.mktemp("raybatch")
     rules = write_rules(base / "rules")  # the generator's failures, beside the built-in rules
     out = {}
     for engine in ("local", "ray"):
         started = time.perf_counter()
         out[engine] = run_batch(str(jobs), str(base / engine), _opts(rules, engine=engine), progress=io.StringIO())
-        request.config.stash[SUMMARY_LINES].append(
+        summary_lines.append(
             f"batch --engine {engine}: {time.perf_counter() - started:.1f} s for {out[engine].jobs} jobs")
     return {"base": base, "rules": rules, **out}
 
@@ -82,7 +82,7 @@ def test_batch_on_ray_equals_local(batches, jobs):
     local, on_ray = batches["base"] / "local", batches["base"] / "ray"
     rows = _rows(local)
     assert rows == _rows(on_ray)
-    assert len(rows) == len(CORPUS) + 7
+    assert len(rows) == len(CORPUS) + 5
     by_job = {r["job"]: r for r in rows}
     assert by_job["job-broken"]["status"] == "error" and "nothing could be read" in by_job["job-broken"]["error"]
     assert by_job["healthy-per-rank"]["status"] == "healthy" and by_job["xid79-fallen-off-bus"]["status"] == "failed"
@@ -127,7 +127,7 @@ def test_a_dying_and_a_hanging_job_on_ray(batches, jobs, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("job", ["xid79-fallen-off-bus", "generated"])
 def test_ingest_on_ray_writes_the_local_parts(job, jobs, ray_cluster, tmp_path):
-    source = SAMPLES / job if job != "generated" else jobs / "job-004"
+    source = SAMPLES / job if job != "generated" else jobs / "job-003"
     opts = IngestOptions(exclude=NOT_LOGS, echo_problems=False, batch_bytes=1 << 18)  # several parts
     on_ray = engine_for("ray")
     ingest(source, out_dir=tmp_path / "local.timeline", options=opts)

@@ -167,3 +167,12 @@ def test_local_engine_outcomes():
 
 def _task(x: int) -> float:
     return 1 / x
+
+
+def test_an_error_in_a_task_keeps_its_type():
+    """ingest raises what its task raised (an OSError stays one line at the command line)."""
+    from correlator.engine import Task, failures_raise
+    from correlator.engine.local import LocalEngine
+
+    with pytest.raises(ZeroDivisionError):
+        list(failures_raise(LocalEngine.on_pool(None).run(_task, [Task("a", (0,))])))

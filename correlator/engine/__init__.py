@@ -30,7 +30,7 @@ May import: the standard library, and Ray in ``ray.py`` only. Below ``ingest`` a
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 ENGINES = ("local", "ray")
@@ -55,6 +55,9 @@ class Outcome:
     value: Any = None
     failure: Literal["raised", "crashed", "timed_out"] | None = None
     detail: str = ""
+    # what the function raised, where the engine could bring it back (``failures_raise``
+    # raises it as it was: an ``OSError`` stays one line at the command line)
+    error: BaseException | None = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -100,6 +103,8 @@ def failures_raise(outcomes: Iterator[Outcome]) -> Iterator[Outcome]:
     """``outcomes``, raising at the first failure: for work where a failed task is a bug
     (ingest's tasks catch what a bad file does themselves)."""
     for o in outcomes:
+        if o.error is not None:
+            raise o.error
         if not o.ok:
             raise RuntimeError(f"task {o.key} {o.failure.replace('_', ' ')}: {o.detail}".rstrip(": "))
         yield o

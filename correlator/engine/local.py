@@ -100,7 +100,7 @@ def _call_here(fn: Callable[..., Any], t: Task) -> Outcome:
     try:
         return Outcome(t.key, fn(*t.args))
     except Exception as exc:
-        return Outcome(t.key, failure="raised", detail=f"{type(exc).__name__}: {exc}")
+        return Outcome(t.key, failure="raised", detail=f"{type(exc).__name__}: {exc}", error=exc)
 
 
 def _outcome(t: Task, f: Future) -> Outcome:
@@ -109,7 +109,7 @@ def _outcome(t: Task, f: Future) -> Outcome:
     except BrokenProcessPool:
         return Outcome(t.key, failure="crashed", detail="the worker process died")
     except Exception as exc:  # the function's own, or pickling its arguments
-        return Outcome(t.key, failure="raised", detail=f"{type(exc).__name__}: {exc}")
+        return Outcome(t.key, failure="raised", detail=f"{type(exc).__name__}: {exc}", error=exc)
 
 
 def _pool(

@@ -144,6 +144,6 @@ class RayEngine:
             return Outcome(t.key, failure="crashed", detail="the worker process died")
         except ex.RayTaskError as exc:
             cause = exc.cause if getattr(exc, "cause", None) is not None else exc
-            return Outcome(t.key, failure="raised", detail=f"{type(cause).__name__}: {cause}")
+            return Outcome(t.key, failure="raised", detail=f"{type(cause).__name__}: {cause}", error=cause)
         except ex.RayError as exc:
             return Outcome(t.key, failure="raised", detail=f"{type(exc).__name__}: {str(exc).splitlines()[0]}")

@@ -1327,12 +1327,14 @@ def _scratch_dir(
     Beside a directory output, so that its parts are moved into it, not copied; and
     beside any output for an engine off this machine, whose workers must see it (the
     output is on a filesystem they share: see correlator.engine.ray)."""
-    if out_dir is not None:
-        return str(Path(out_dir).resolve().parent)
-    if engine is not None and engine.name != "local":
-        dest = out_parquet if out_parquet is not None else out_db
-        return str(Path(dest).resolve().parent) if dest is not None else None
-    return None
+    near = out_dir if out_dir is not None else None
+    if near is None and engine is not None and engine.name != "local":
+        near = out_parquet if out_parquet is not None else out_db
+    if near is None:
+        return None
+    parent = Path(near).resolve().parent
+    parent.mkdir(parents=True, exist_ok=True)  # as the output's writer would
+    return str(parent)
 
 
 @contextmanager
