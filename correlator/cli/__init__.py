@@ -165,7 +165,8 @@ def sql_cmd(
 ) -> None:
     """Run SQL over a timeline: views events, files, problems.
 
-    TARGET is a Parquet timeline, a DuckDB file, or logs (ingested on the fly).
+    TARGET is a Parquet timeline (a file or a directory of parts), a DuckDB file, or logs
+    (ingested on the fly).
     The query reads the timeline and nothing else (no other file, no network, no
     extension to load, no COPY or ATTACH) unless --unsafe.
 
