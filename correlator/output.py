@@ -20,7 +20,7 @@ import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -62,6 +62,35 @@ def atomic_path(dest: str | os.PathLike[str], *, fresh: bool = False) -> Iterato
         tmp.unlink(missing_ok=True)  # gone already when renamed
         if holder is not None:
             shutil.rmtree(holder, ignore_errors=True)
+
+
+@contextmanager
+def atomic_dir(dest: str | os.PathLike[str], *, replaceable: Callable[[Path], bool]) -> Iterator[Path]:
+    """A new private directory beside ``dest``; put in ``dest``'s place when the block
+    succeeds. An existing ``dest`` is replaced only when ``replaceable(dest)`` (an
+    earlier output of the same kind, or empty): else ``OutputRefused``, before the block.
+
+    The swap is two renames (the old directory aside, the new one in), so a reader in
+    between finds no ``dest`` for an instant, never a half-written one."""
+    dest = Path(dest)
+    if dest.exists() and not (dest.is_dir() and (not any(dest.iterdir()) or replaceable(dest))):
+        raise OutputRefused(f"refusing to replace {dest}: it exists and is not an earlier output of this kind")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent))
+    old: Path | None = None
+    try:
+        yield tmp
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o777 & ~mask)  # not mkdtemp's 0700
+        if dest.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".old", dir=dest.parent))
+            os.replace(dest, old / "gone")
+        os.replace(tmp, dest)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)  # gone already when renamed
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def atomic_write_text(dest: str | os.PathLike[str], text: str) -> None:

@@ -1,4 +1,5 @@
-"""Open a timeline for SQL: a Parquet file, a DuckDB file, or logs ingested on the fly.
+"""Open a timeline for SQL: a Parquet file, a directory of Parquet parts
+(``correlator.timeline.parts_dir``), a DuckDB file, or logs ingested on the fly.
 
 Whatever the input, the connection has the same three views: ``events`` (the
 timeline), ``files`` (one row per input file) and ``problems`` (every input
@@ -30,6 +31,7 @@ from correlator.timeline.collection import (
     is_collection,
     open_collection,
 )
+from correlator.timeline.parts_dir import is_timeline_dir, read_timeline_dir
 from correlator.timeline.problems import PROBLEM_SCHEMA
 from correlator.timeline.schema import FILE_SCHEMA, SCHEMA_VERSION, sql_literal
 
@@ -81,10 +83,13 @@ def lock_down(con: duckdb.DuckDBPyConnection, paths: list[str]) -> None:
 
 
 def kind_of(target: str) -> str:
-    """'parquet', 'duckdb' or 'logs' (anything ingest can read)."""
+    """'parquet', 'parts' (a directory of Parquet parts), 'duckdb' or 'logs' (anything
+    ingest can read)."""
     if target == "-":
         return "logs"
     p = Path(target)
+    if p.is_dir() and is_timeline_dir(p):
+        return "parts"
     if p.is_file():
         with p.open("rb") as fh:
             head = fh.read(16)
@@ -102,6 +107,34 @@ def _attach_parquet(con: duckdb.DuckDBPyConnection, path: str) -> None:
             f"SELECT key, value FROM parquet_kv_metadata({sql_literal(path)})"
         ).fetchall()
     }
+    con.execute(f"CREATE VIEW events AS SELECT * FROM read_parquet({sql_literal(path)})")
+    con.execute(f"CREATE VIEW {ROWS_VIEW} AS SELECT file_row_number AS event_row, * FROM read_parquet({sql_literal(path)})")
+    _attach_metadata(con, path, meta)
+
+
+def _attach_parts(con: duckdb.DuckDBPyConnection, path: str) -> list[str]:
+    """Views over a timeline directory (``correlator.timeline.parts_dir``); its part paths.
+
+    ``event_row`` is a row's position in the timeline as the single file would hold it
+    (the rows of the parts before its own, plus its row in its part), so it means the
+    same thing in both layouts."""
+    tl = read_timeline_dir(path)
+    parts = [str(p) for p in tl.parts]
+    files = "[" + ", ".join(sql_literal(p) for p in parts) + "]"
+    bases = [0]
+    for n in tl.rows[:-1]:
+        bases.append(bases[-1] + n)
+    con.execute(f"CREATE VIEW events AS SELECT * FROM read_parquet({files})")
+    con.execute(f"CREATE VIEW {ROWS_VIEW} AS SELECT list_extract(CAST({bases} AS BIGINT[]), CAST(file_index AS BIGINT) + 1) + file_row_number "
+                f"AS event_row, "
+                f"* FROM read_parquet({files})")
+    _attach_metadata(con, path, tl.metadata)
+    return parts
+
+
+def _attach_metadata(con: duckdb.DuckDBPyConnection, path: str, meta: dict) -> None:
+    """Tables ``files`` and ``problems`` from a timeline's key-value metadata (its
+    Parquet footer's, or a parts directory's ``_correlator.json``)."""
     version = meta.get("correlator.schema_version")
     if version is not None:
         version = version.decode() if isinstance(version, bytes) else version
@@ -109,8 +142,6 @@ def _attach_parquet(con: duckdb.DuckDBPyConnection, path: str) -> None:
             raise NotATimeline(
                 f"{path} has timeline schema {version}; this correlator reads up to {SCHEMA_VERSION}"
             )
-    con.execute(f"CREATE VIEW events AS SELECT * FROM read_parquet({sql_literal(path)})")
-    con.execute(f"CREATE VIEW {ROWS_VIEW} AS SELECT file_row_number AS event_row, * FROM read_parquet({sql_literal(path)})")
     for name, schema in (("files", FILE_SCHEMA), ("problems", PROBLEM_SCHEMA)):
         raw = meta.get(f"correlator.{name}")
         rows = json.loads(raw.decode() if isinstance(raw, bytes) else raw) if raw else []
@@ -145,6 +176,12 @@ def open_timeline(
             except (duckdb.Error, pa.ArrowException, ValueError, OSError) as exc:
                 raise _damaged(target, "batch output", exc) from exc
             paths = _collection_paths(target)
+        elif kind == "parts":
+            try:
+                paths = _attach_parts(con, target)
+                con.execute("SELECT 1 FROM events LIMIT 1").fetchall()
+            except (duckdb.Error, ValueError, OSError) as exc:  # (pydantic's ValidationError is a ValueError)
+                raise _damaged(target, "Parquet parts", exc) from exc
         elif kind == "duckdb":
             try:
                 con.execute(f"ATTACH {sql_literal(target)} AS tl (READ_ONLY)")

@@ -20,3 +20,23 @@ def write_job(root: Path, files: dict[str, str]) -> Path:
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text)
     return root
+
+
+# Lines a test asks to show in the session's summary, captured output or not (the Ray
+# tests' start-up and run times: CI's log shows what Ray costs the suite).
+SUMMARY_LINES = pytest.StashKey[list[str]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[SUMMARY_LINES] = []
+
+
+@pytest.fixture(scope="session")
+def summary_lines(pytestconfig: pytest.Config) -> list[str]:
+    """Append a line to show it in the session's summary."""
+    return pytestconfig.stash[SUMMARY_LINES]
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    for line in config.stash.get(SUMMARY_LINES, []):
+        terminalreporter.write_line(line)

@@ -24,8 +24,10 @@ ALLOWED: dict[str, set[str]] = {
     "correlator.synth": set(),
     "correlator.verdict": set(),
     "correlator.timeline": {"correlator.timeline", "correlator.output"},
+    # where tasks run (a process pool, Ray): knows nothing of what they do
+    "correlator.engine": {"correlator.engine"},
     "correlator.ingest": {"correlator.ingest.*", "correlator.timeline", "correlator.output", "correlator.progress",
-                          "parsers"},
+                          "correlator.engine", "parsers"},
     "correlator.target": {"correlator.ingest", "correlator.timeline"},
     "correlator.analysis": {
         "correlator.analysis", "correlator.timeline", "correlator.target", "correlator.verdict", "correlator.ingest",
@@ -38,6 +40,7 @@ ALLOWED: dict[str, set[str]] = {
     "correlator.batch": {
         "correlator.batch", "correlator.analysis", "correlator.report", "correlator.target",
         "correlator.timeline", "correlator.verdict", "correlator.ingest", "correlator.output", "correlator.progress",
+        "correlator.engine",
     },
     # watch follows files with ingest's own stages (its reader, discovery and per-file parser),
     # not only its public face, and asks analyze for verdicts

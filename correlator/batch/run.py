@@ -12,13 +12,15 @@
     reports/.state/<job>.json        the job's summary row; written last, so its
                                      presence means "done" (resume skips the job)
 
-Jobs run in worker processes from the "spawn" context (Polars' thread pool does
-not survive a fork), one job per task, each job's own ingest in-process. A job
-that raises becomes an ``error`` row and is retried on the next run; a worker
-that dies (segfault, out of memory) breaks only the pool: the unfinished jobs go
-to a fresh one, and a job unfinished at two breaks runs alone, so the one that
-kills its worker is named and the batch goes on. A job past ``job_timeout`` is
-stopped with its pool and becomes an ``error`` row; the others go on in a fresh one.
+Jobs run on an engine (``correlator.engine``), one job per task, each job's own
+ingest in the task's process: ``--engine local`` (the default) a pool of spawned
+processes on this machine, ``--engine ray`` Ray tasks on a cluster whose nodes see
+ROOT and OUT at the same paths. Either way a job that raises becomes an ``error``
+row and is retried on the next run; a job whose worker dies (segfault, out of
+memory) is named in an ``error`` row after the engine's retries, and the batch goes
+on; a job past ``job_timeout`` is stopped and becomes an ``error`` row. Only the
+summary rows come back to this process; reports and timelines are written by the
+tasks where they run, each atomically, and ``.state/<job>.json`` last.
 
 ``correlator.timeline.collection.open_collection(con, out_dir)`` gives DuckDB views over the result: ``summary`` and
 ``events`` (all timelines, with their ``job`` column), plus ``files`` and
@@ -30,7 +32,6 @@ from __future__ import annotations
 import glob
 import hashlib
 import json
-import multiprocessing as mp
 import os
 import re
 import shutil
@@ -40,8 +41,6 @@ import time
 import traceback
 from collections import Counter
 from collections.abc import Iterable
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -53,12 +52,14 @@ import pyarrow.parquet as pq
 
 from correlator import __version__
 from correlator.batch.index import write_index
+from correlator.engine import Engine, Task, engine_for
 from correlator.output import OutputRefused, atomic_path, atomic_write_text
 from correlator.progress import enabled as progress_bars
 from correlator.progress import quiet as progress_quiet
 from correlator.progress import step
 from correlator.report.terminal import clean_line
 from correlator.timeline.collection import SUMMARY_FILE, is_collection
+from correlator.timeline.parts_dir import is_timeline_dir
 from correlator.verdict import Verdict
 
 SUMMARY_SCHEMA = pa.schema([
@@ -121,6 +122,8 @@ class BatchOptions:
     html: bool = True
     exclude: tuple[str, ...] = ()  # globs of files to leave out of every job (like ingest --exclude)
     job_timeout: float | None = None  # seconds a job may take; past it, an error row and the batch goes on
+    engine: str = "local"  # where the jobs run: correlator.engine.ENGINES
+    address: str | None = None  # the Ray cluster's, for engine "ray" (None: RAY_ADDRESS, else a local instance)
 
 
 @dataclass
@@ -158,7 +161,7 @@ def find_jobs(root: str, exclude: Iterable[Path] = ()) -> list[tuple[str, Path]]
     skip = {p.resolve() for p in exclude}
     dirs = [d for d in _job_dirs(root)
             if d.resolve() not in skip and not any(d.resolve().is_relative_to(s) for s in skip)
-            and not is_collection(d)]
+            and not is_collection(d) and not is_timeline_dir(d)]
     names: dict[str, int] = Counter(_safe(d.name).lower() for d in dirs)
     out = []
     for d in dirs:
@@ -347,8 +350,10 @@ def run_batch(
     opts: BatchOptions | None = None,
     *,
     progress: TextIO | None = sys.stderr,
+    engine: Engine | None = None,
 ) -> BatchResult:
-    """Analyse every job under ``root`` into ``out_dir``; write summary and index."""
+    """Analyse every job under ``root`` into ``out_dir``; write summary and index.
+    ``engine``: where the jobs run (default: ``opts.engine``, made here and closed after)."""
     opts = opts or BatchOptions()
     out = Path(out_dir)
     started = time.perf_counter()
@@ -369,12 +374,18 @@ def run_batch(
         todo.append((name, path))
     meter = _Progress(len(jobs), len(done), None if progress_quiet() else progress)
     rows = dict(done)
-    with step("batch", total=len(jobs), unit="jobs") as bar:
-        bar.advance(len(done))
-        for row in _run_all(todo, str(out), opts):
-            rows[row["job"]] = row
-            meter.update(row)
-            bar.advance()
+    own = engine is None
+    engine = engine or (engine_for(opts.engine, workers=opts.workers, address=opts.address) if todo else None)
+    try:
+        with step("batch", total=len(jobs), unit="jobs") as bar:
+            bar.advance(len(done))
+            for row in (_run_all(todo, str(out), opts, engine) if engine is not None else ()):
+                rows[row["job"]] = row
+                meter.update(row)
+                bar.advance()
+    finally:
+        if own and engine is not None:
+            engine.close()
     meter.close()
     ordered = [rows[name] for name, _ in jobs if name in rows]
     write_summary(ordered, out)
@@ -383,25 +394,23 @@ def run_batch(
                        time.perf_counter() - started, ordered)
 
 
-def _run_all(todo: list[tuple[str, Path]], out: str, opts: BatchOptions) -> Iterable[dict]:
-    if not todo:
-        return
-    workers = max(1, min(opts.workers or os.cpu_count() or 1, len(todo)))
-    breaks: Counter[str] = Counter()
-    remaining = list(todo)
-    while remaining:
-        alone = [j for j in remaining if breaks[j[0]] >= 2]
-        shared = [j for j in remaining if breaks[j[0]] < 2]
-        remaining = []
-        if shared:
-            unfinished, stopped = yield from _pool(shared, out, opts, workers)
-            for j in unfinished:
-                breaks[j[0]] += 1
-            remaining += unfinished + stopped
-        for j in alone:
-            unfinished, _ = yield from _pool([j], out, opts, 1)
-            if unfinished:
-                yield _error_row(j, "the worker process died analysing this job (crash or out of memory)")
+def _run_all(todo: list[tuple[str, Path]], out: str, opts: BatchOptions, engine: Engine) -> Iterable[dict]:
+    """Every job of ``todo`` on ``engine``, one task a job; rows as jobs finish. What a
+    task did wrong (``correlator.engine.Outcome``) becomes the job's error row."""
+    paths = dict(todo)
+    tasks = [Task(name, (name, str(path), out, opts)) for name, path in todo]
+    # a job's ingest shares the machine's CPUs with the jobs beside it (see _worker_init)
+    initargs = (min(engine.slots, len(todo)) if todo else 1, engine.name == "local")
+    for o in engine.run(analyse_job, tasks, timeout=opts.job_timeout, init=_worker_init, initargs=initargs):
+        job = (o.key, paths[o.key])
+        if o.ok:
+            yield o.value
+        elif o.failure == "crashed":
+            yield _error_row(job, "the worker process died analysing this job (crash or out of memory)")
+        elif o.failure == "timed_out":
+            yield _error_row(job, f"took longer than the job timeout ({opts.job_timeout:g} s): stopped")
+        else:  # pickling and the like: still only this job's problem (analyse_job itself never raises)
+            yield _error_row(job, o.detail)
 
 
 def _error_row(job: tuple[str, Path], error: str) -> dict:
@@ -409,67 +418,15 @@ def _error_row(job: tuple[str, Path], error: str) -> dict:
             "correlator_version": __version__, "error": error}
 
 
-def _pool(jobs: list[tuple[str, Path]], out: str, opts: BatchOptions, workers: int):
-    """Run ``jobs`` on one pool, yielding rows; returns (the jobs left unfinished
-    when a worker died, the jobs stopped because another ran out of time).
-
-    A job is handed over only when a worker is free, so the time it has had is
-    the time since it was handed over. A job past ``opts.job_timeout`` gets an
-    error row and the pool is torn down with its workers (a running task cannot
-    be stopped alone); the jobs it stopped go to a fresh pool, with no break
-    counted against them.
-    """
-    queue = list(jobs)
-    running: dict = {}  # future -> (job, when it was handed over)
-    ctx = mp.get_context("spawn")
-    # (no max_tasks_per_child: on Python 3.11 the pool can hang when it replaces a worker)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init, initargs=(workers,))
-    try:
-        while queue or running:
-            while queue and len(running) < workers:
-                job = queue.pop(0)
-                running[pool.submit(analyse_job, job[0], str(job[1]), out, opts)] = (job, time.monotonic())
-            wait_s = None
-            if opts.job_timeout is not None:
-                oldest = min(t for _, t in running.values())
-                wait_s = max(0.0, oldest + opts.job_timeout - time.monotonic())
-            finished, _ = wait(running, timeout=wait_s, return_when=FIRST_COMPLETED)
-            crashed = []
-            for f in finished:
-                job, _ = running.pop(f)
-                try:
-                    yield f.result()
-                except BrokenProcessPool:
-                    crashed.append(job)
-                except Exception as exc:  # pickling and the like: still only this job's problem
-                    yield _error_row(job, f"{type(exc).__name__}: {exc}")
-            if crashed:  # the tasks still on the pool are lost with it; the queue never started
-                return crashed + [j for j, _ in running.values()], queue
-            if not finished and opts.job_timeout is not None:
-                now = time.monotonic()
-                late = [j for j, t in running.values() if now - t >= opts.job_timeout]
-                if not late:  # woken a hair before the deadline: wait again
-                    continue
-                for j in late:
-                    yield _error_row(j, f"took longer than the job timeout ({opts.job_timeout:g} s): stopped")
-                _stop_workers(pool)
-                return [], [j for j, _ in running.values() if j not in late] + queue
-        return [], []
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    # Python 3.14 has pool.kill_workers(); before it, the executor's own process table
-    for proc in list(getattr(pool, "_processes", {}).values()):
-        proc.kill()
-
-
-def _worker_init(workers: int) -> None:
-    """Per worker process, before any job."""
+def _worker_init(workers: int, own_processes: bool = True) -> None:
+    """Per worker process, before any job. ``own_processes``: a job alone on the machine
+    may start processes of its own to parse with (not in a Ray task, which has one CPU)."""
     global _INGEST_WORKERS
     # A job's ingest shares the CPUs with the other workers' jobs: alone (one job, or
     # --workers 1) it parses in parallel as `analyze` does; else with its share.
+    if not own_processes:
+        _INGEST_WORKERS = 1
+        return
     _INGEST_WORKERS = None if workers == 1 else max(1, (os.cpu_count() or 1) // workers)
     if workers == 1:
         # and its parsing processes start now, while this one imports the analysis,

@@ -11,7 +11,16 @@ from pathlib import Path
 import click
 
 from correlator import __version__
-from correlator.cli.common import WORKERS, CliError, Main, guard_outputs, tz_option
+from correlator.cli.common import (
+    WORKERS,
+    CliError,
+    Main,
+    address_option,
+    engine_option,
+    guard_outputs,
+    make_engine,
+    tz_option,
+)
 from correlator.cli.reports import TARGET
 from correlator.ingest import IngestOptions, NothingToRead
 from correlator.progress import quiet, step
@@ -62,42 +71,63 @@ def main(quiet: bool) -> None:
 
 @main.command(name="ingest")
 @click.argument("target", type=TARGET)
-@click.option("--out", "out", type=click.Path(dir_okay=False), help="Write the timeline as Parquet.")
+@click.option("--out", "out", type=click.Path(),
+              help="Write the timeline as Parquet: one file, or a directory of parts when OUT ends with / or "
+                   ".timeline or is a directory.")
 @click.option("--db", "db", type=click.Path(dir_okay=False), help="Write a DuckDB database.")
 @_tz_option
 @_job_option
 @_exclude_option
 @_workers_option
+@engine_option
+@address_option
 @click.option("--redact", is_flag=True,
               help="Mask tokens, keys and passwords in the timeline (default: the logs' text as it is).")
 def ingest_cmd(
     target: str, out: str | None, db: str | None, tz: str, job: str | None,
-    exclude: tuple[str, ...], workers: int | None, redact: bool,
+    exclude: tuple[str, ...], workers: int | None, engine: str, address: str | None, redact: bool,
 ) -> None:
     """Parse TARGET's logs into one timeline (Parquet and/or DuckDB).
 
     The timeline keeps the logs' text as it is, secrets included: it is a copy of
     the logs. --redact masks them (reports and exports always do, unless told).
 
+    --out DIR/ (or NAME.timeline) keeps the timeline as a directory of Parquet parts
+    that DuckDB, Polars and Spark read as one table, and every correlator command
+    takes as a timeline: nothing is copied into one file (for jobs of many GB).
+
     \b
     Example:
       correlator ingest sample_logs/gloo-data-error-per-rank/ --out job.parquet
       correlator ingest slurm-4242.out --db job.duckdb --tz Europe/Berlin
+      correlator ingest /shared/big-job/ --out big-job.timeline/ --engine ray
     """
     if out is None and db is None:
         raise click.UsageError("say where the timeline goes: --out FILE.parquet and/or --db FILE.duckdb")
     if out and db and Path(out).resolve() == Path(db).resolve():
         raise CliError(f"--out and --db are the same file: {out}")
-    guard_outputs((out, db), (target,))
+    from correlator.timeline.parts_dir import is_timeline_dir, means_directory
+
+    out_dir = out if out and means_directory(out) else None
+    if out_dir is not None:
+        if redact:
+            raise CliError("--redact writes one Parquet file: not yet a directory of parts (--out FILE.parquet)")
+        if Path(out_dir).is_dir() and any(Path(out_dir).iterdir()) and not is_timeline_dir(out_dir):
+            raise CliError(f"refusing to write the timeline into {out_dir}: a directory that is not a timeline "
+                           "(name a new or empty one)")
+        guard_outputs((out_dir,), (target,), dirs=True)
+    guard_outputs((None if out_dir else out, db), (target,))
     from correlator.ingest import ingest
 
+    runner = make_engine(engine, workers, address)
     try:
         if redact:
             from correlator.cli.redacted import ingest_redacted
 
-            result = ingest_redacted(target, out, db, _options(tz, job, workers, exclude))
+            result = ingest_redacted(target, out, db, _options(tz, job, workers, exclude), engine=runner)
         else:
-            result = ingest(target, out_parquet=out, out_db=db, options=_options(tz, job, workers, exclude))
+            result = ingest(target, out_parquet=None if out_dir else out, out_db=db, out_dir=out_dir,
+                            options=_options(tz, job, workers, exclude), engine=runner)
     except NothingToRead as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_NOTHING_READ)
@@ -135,7 +165,8 @@ def sql_cmd(
 ) -> None:
     """Run SQL over a timeline: views events, files, problems.
 
-    TARGET is a Parquet timeline, a DuckDB file, or logs (ingested on the fly).
+    TARGET is a Parquet timeline (a file or a directory of parts), a DuckDB file, or logs
+    (ingested on the fly).
     The query reads the timeline and nothing else (no other file, no network, no
     extension to load, no COPY or ATTACH) unless --unsafe.
 

@@ -105,6 +105,30 @@ def check_tz(ctx: click.Context, param: click.Parameter, value: str | None) -> s
     return value
 
 
+ENGINE_HELP = ("Where the work runs: local (this machine's processes) or ray (Ray tasks on the cluster at "
+               "--address; needs correlator[ray]).")
+engine_option = click.option("--engine", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+                             help=ENGINE_HELP)
+address_option = click.option(
+    "--address", default=None, metavar="ADDRESS",
+    help="With --engine ray: the cluster (auto, ray://HOST:10001; default $RAY_ADDRESS, else a Ray started here).")
+
+
+def make_engine(name: str, workers: int | None, address: str | None):
+    """The engine asked for (None for ``local``: the command's own default pool), or one
+    line saying why it cannot run (Ray not installed, no cluster at the address)."""
+    from correlator.engine import EngineUnavailable, engine_for
+
+    if address is not None and name != "ray":
+        raise click.UsageError("--address is for --engine ray")
+    if name == "local":
+        return None
+    try:
+        return engine_for(name, workers=workers, address=address)
+    except EngineUnavailable as exc:
+        raise CliError(str(exc)) from exc
+
+
 TZ_HELP = "Time zone of stamps printed without one (IANA name, e.g. Europe/Berlin)."
 tz_option = click.option("--tz", default="UTC", show_default=True, callback=check_tz, help=TZ_HELP)
 WORKERS = click.IntRange(min=1)

@@ -16,14 +16,16 @@ from pathlib import Path
 from correlator.ingest import IngestOptions, ingest
 
 
-def ingest_redacted(target: str, out: str | None, db: str | None, options: IngestOptions):
+def ingest_redacted(target: str, out: str | None, db: str | None, options: IngestOptions, engine=None):
     from correlator.ingest.pipeline import write_duckdb_from
     from correlator.report.redact import redact_parquet
     from correlator.target import open_timeline
 
-    with tempfile.TemporaryDirectory(prefix="correlator-redact-") as scratch:
+    # beside the output for an engine off this machine: its workers write the parts there
+    near = str(Path(out or db).resolve().parent) if engine is not None and engine.name != "local" else None
+    with tempfile.TemporaryDirectory(prefix=".correlator-redact-", dir=near) as scratch:
         raw = Path(scratch) / "raw.parquet"
-        result = ingest(target, out_parquet=raw, options=options)
+        result = ingest(target, out_parquet=raw, options=options, engine=engine)
         masked = Path(out) if out else Path(scratch) / "masked.parquet"
         redact_parquet(raw, masked, move=True)  # raw is scratch: renamed into place when it holds no secret
         if db:

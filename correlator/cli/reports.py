@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from correlator.cli.common import WORKERS, CliError, guard_outputs, tz_option
+from correlator.cli.common import (
+    WORKERS,
+    CliError,
+    address_option,
+    engine_option,
+    guard_outputs,
+    make_engine,
+    tz_option,
+)
 from correlator.ingest import IngestOptions, NothingToRead
 
 if TYPE_CHECKING:  # the rulebook and pydantic load with the commands that use them
@@ -127,7 +135,8 @@ def _stage(what: str) -> None:
 @click.argument("root", type=click.Path(exists=True))
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Output directory (summary.parquet, index.html, jobs/, timelines/).")
-@click.option("--workers", type=WORKERS, default=None, help="Jobs analysed in parallel (default: one per CPU).")
+@click.option("--workers", type=WORKERS, default=None,
+              help="Jobs analysed in parallel (default: one per CPU; with --engine ray, the cluster's CPUs).")
 @click.option("--force", is_flag=True, help="Analyse again jobs already analysed in --out.")
 @tz_option
 @click.option("--no-html", is_flag=True, help="Skip the per-job HTML reports (verdict JSON only).")
@@ -135,12 +144,15 @@ def _stage(what: str) -> None:
               help="Leave out files matching GLOB in every job (repeatable), e.g. --exclude truth.json.")
 @click.option("--job-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
               help="Stop a job that takes longer and record it as an error (default: no limit).")
+@engine_option
+@address_option
 @_rules_option
 @click.option("--no-builtin", is_flag=True, help="Use only the --rules directories.")
 @_no_redact_option
 def batch_cmd(
     root: str, out_dir: str, workers: int | None, force: bool, tz: str, no_html: bool, exclude: tuple[str, ...],
-    job_timeout: float | None, rules_dirs: tuple[str, ...], no_builtin: bool, no_redact: bool,
+    job_timeout: float | None, engine: str, address: str | None, rules_dirs: tuple[str, ...], no_builtin: bool,
+    no_redact: bool,
 ) -> None:
     """Analyse every job directory under ROOT (or matching a glob) into --out.
 
@@ -153,6 +165,7 @@ def batch_cmd(
       correlator batch /data/crashed-jobs/ --out reports/
       correlator batch '/data/crashed-jobs/2024-06-*' --out reports/ --workers 8
       correlator batch /data/crashed-jobs/ --out reports/ --job-timeout 600
+      correlator batch /shared/crashed-jobs/ --out /shared/reports/ --engine ray --address auto
       correlator sql reports/ "SELECT category, count(*) FROM summary GROUP BY 1"
     """
     from correlator.analysis.rulebook import RuleError, load_rules
@@ -165,9 +178,11 @@ def batch_cmd(
         raise CliError(f"invalid rules:\n{exc}", lines=True) from exc
     opts = BatchOptions(workers=workers, force=force, redact=not no_redact, rules_dirs=rules_dirs,
                         builtin_rules=not no_builtin, tz=tz, html=not no_html, exclude=exclude,
-                        job_timeout=job_timeout)
+                        job_timeout=job_timeout, engine=engine, address=address)
+    # made before any job is looked at: a missing Ray is one line, not a failure per job
+    runner = make_engine(engine, workers, address)
     try:
-        result = run_batch(root, out_dir, opts)
+        result = run_batch(root, out_dir, opts, engine=runner)
     except FileNotFoundError as exc:
         raise CliError(str(exc)) from exc
     click.echo(str(Path(out_dir) / "index.html"))

@@ -564,18 +564,53 @@ def _concat(
             _copy_range(part, len(_MAGIC), prepared.data_end, dst)
             pos += prepared.data_end - len(_MAGIC)
 
-        schema = _get(head, _FMD_SCHEMA)
-        dropped = _drop_trailing(schema[1], drop_columns)
-        orders = _get(head, _FMD_COLUMN_ORDERS)
-        if orders is not None and dropped:
-            del orders[1][-dropped:]
-        _set(head, _FMD_NUM_ROWS, _I64, rows)
-        _set(head, _FMD_ROW_GROUPS, _LIST, _Encoded(count, bytes(row_groups)))
-        kv = [[[1, _BINARY, k.encode()], [2, _BINARY, v.encode()]] for k, v in (key_value_metadata or {}).items()]
-        if kv:
-            _set(head, _FMD_KV, _LIST, (_STRUCT, kv))
-        else:
-            head[:] = [f for f in head if f[0] != _FMD_KV]
-        footer = encode_struct(head)
-        _write_all(dst, footer + struct.pack("<I", len(footer)) + _MAGIC)
+        _write_all(dst, _final_footer(head, count, row_groups, rows, drop_columns, key_value_metadata))
     return rows
+
+
+def _final_footer(
+    head: list[list], count: int, row_groups: bytearray, rows: int, drop_columns: Sequence[str],
+    key_value_metadata: dict[str, str] | None,
+) -> bytes:
+    """The footer (with its length and the magic) of a file of ``count`` rendered row
+    groups, on the first part's decoded ``head``."""
+    schema = _get(head, _FMD_SCHEMA)
+    dropped = _drop_trailing(schema[1], drop_columns)
+    orders = _get(head, _FMD_COLUMN_ORDERS)
+    if orders is not None and dropped:
+        del orders[1][-dropped:]
+    _set(head, _FMD_NUM_ROWS, _I64, rows)
+    _set(head, _FMD_ROW_GROUPS, _LIST, _Encoded(count, bytes(row_groups)))
+    kv = [[[1, _BINARY, k.encode()], [2, _BINARY, v.encode()]] for k, v in (key_value_metadata or {}).items()]
+    if kv:
+        _set(head, _FMD_KV, _LIST, (_STRUCT, kv))
+    else:
+        head[:] = [f for f in head if f[0] != _FMD_KV]
+    footer = encode_struct(head)
+    return footer + struct.pack("<I", len(footer)) + _MAGIC
+
+
+def finish_in_place(
+    part: str | Path, *, drop_columns: Sequence[str] = (), key_value_metadata: dict[str, str] | None = None,
+) -> int:
+    """Make ``part`` a file of its own as ``concat_parquet([part], ...)`` would write it,
+    without copying its data: the footer is cut off and written again (``drop_columns``
+    left out, ``key_value_metadata`` in place of the part's own). Returns its rows.
+
+    For a timeline kept as a directory of parts (``correlator ingest --out DIR/``):
+    each part is finished where it lies, O(footer) whatever its size. A filesystem
+    that cannot truncate and append (object storage) would copy it with
+    ``concat_parquet`` instead."""
+    part = Path(part)
+    with _no_gc():
+        prepared = _prepared(part, drop_columns)
+        head, _ = _footer(part)
+        row_groups = bytearray()
+        _render(prepared, 0, 0, row_groups)
+        footer = _final_footer(head, prepared.row_groups, row_groups, prepared.rows, drop_columns, key_value_metadata)
+        with part.open("r+b", buffering=0) as fh:
+            fh.truncate(prepared.data_end)
+            fh.seek(prepared.data_end)
+            _write_all(fh, footer)
+    footer_path(part).unlink(missing_ok=True)
+    return prepared.rows

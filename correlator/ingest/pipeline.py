@@ -19,10 +19,23 @@ applied afterwards without holding the timeline in memory:
    rank files costs no rewrite. The timeline file is
    then every part's row groups copied as they are under one footer
    (``correlator/ingest/parquet_concat.py``), so no value is encoded twice.
+
+Where the tasks of both stages run is an engine's business (``correlator.engine``):
+this machine's worker processes by default, or Ray tasks (``--engine ray``), which
+write the same parts (byte for byte) into a scratch directory beside the output, on
+the filesystem the cluster shares. Stage 2's decisions are always made here, in one
+DuckDB over the side files (a few rows a part), never over the events.
+
+A job of tens of GB need not become one file: ``out_dir`` keeps the parts
+themselves as the timeline (``write_parts_dir``, ``correlator.timeline.parts_dir``),
+each finished where it lies (its footer written again, no data copied), so this
+process never reads the events at all: its memory is the side files' and the
+per-file counts', whatever the job's size.
 """
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import json
 import os
@@ -30,7 +43,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from importlib import resources
@@ -42,6 +55,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from correlator.engine import Engine, Task, failures_raise
+from correlator.engine.local import LocalEngine
 from correlator.ingest.attribute import PathFacts, facts_from_path, sibling
 from correlator.ingest.classify import ATTR_TYPE, classify
 from correlator.ingest.demux import (
@@ -59,15 +74,21 @@ from correlator.ingest.discover import InputFile, discover
 from correlator.ingest.flight_recorder import fr_events
 from correlator.ingest.fold import CHILD_REPORT, fold, one_stream, per_stream
 from correlator.ingest.options import IngestOptions, NothingToRead
-from correlator.ingest.parquet_concat import concat_parquet, save_prepared
+from correlator.ingest.parquet_concat import (
+    concat_parquet,
+    finish_in_place,
+    footer_path,
+    save_prepared,
+)
 from correlator.ingest.polars_thread import on_polars_thread
 from correlator.ingest.read import LineBatch, iter_line_batches
 from correlator.ingest.secrets import part_has_secret
 from correlator.ingest.templates import templates
 from correlator.ingest.timestamps import parse_timestamps
-from correlator.ingest.workers import PARALLEL_MIN_BYTES, worker_pool
-from correlator.output import atomic_path
+from correlator.ingest.workers import PARALLEL_MIN_BYTES, discard_early, worker_pool
+from correlator.output import atomic_dir, atomic_path
 from correlator.progress import step
+from correlator.timeline.parts_dir import is_timeline_dir, write_meta
 from correlator.timeline.problems import Problem, ProblemLog
 from correlator.timeline.schema import (
     EVENT_SCHEMA,
@@ -1251,9 +1272,16 @@ def ingest(
     *,
     out_parquet: str | Path | None = None,
     out_db: str | Path | None = None,
+    out_dir: str | Path | None = None,
     options: IngestOptions | None = None,
+    engine: Engine | None = None,
 ) -> IngestResult:
-    """Ingest ``target`` (directory, file, archive or ``-``) into Parquet and/or DuckDB."""
+    """Ingest ``target`` (directory, file, archive or ``-``) into Parquet and/or DuckDB.
+
+    ``out_dir``: the timeline as a directory of Parquet parts (``write_parts_dir``).
+    ``engine``: where the per-file tasks run (``correlator.engine``); default this
+    machine's worker processes. Stage 2's job-wide decisions are made here, over the
+    parts' small side files, whatever the engine."""
     opts = options or IngestOptions()
     started = time.perf_counter()
     problems = ProblemLog(echo=opts.echo_problems)
@@ -1261,15 +1289,18 @@ def ingest(
     with step("discovery", unit="files") as found:
         files = _apply_ignores(target, discover(target, problems), opts.exclude, problems)
         found.advance(len(files))
-    scratch = tempfile.mkdtemp(prefix="correlator-")
+    if engine is not None and engine.name != "local" and any(f.rel == "<stdin>" for f in files):
+        raise NothingToRead("standard input is spooled on this machine: ingest it with --engine local")
+    scratch = tempfile.mkdtemp(prefix=".correlator-", suffix=".parts", dir=_scratch_dir(out_dir, out_parquet, out_db,
+                                                                                          engine))
     try:
-        with worker_pool(_worker_count(files, opts)) as pool:
-            per_file = _run_stage1(files, job, opts, scratch, problems, pool)
+        with _engine_for(engine, files, opts) as on:
+            per_file = _run_stage1(files, job, opts, scratch, problems, on)
             total_events = sum(e for e, _ in per_file.values())
             if total_events == 0:
                 raise NothingToRead(_nothing_message(target, files, problems))
             with step("stage 2"):
-                staged = _stage2(scratch, files, per_file, problems, pool)
+                staged = _stage2(scratch, files, per_file, problems, on)
         result = IngestResult(
             job=job, files=len(files), events=staged.con.sql("SELECT sum(n) FROM part_summary").fetchall()[0][0],
             lines=sum(n for _, n in per_file.values()),
@@ -1279,11 +1310,43 @@ def ingest(
             write_parquet(staged, Path(out_parquet))
         if out_db is not None:
             write_duckdb(staged, Path(out_db))
+        if out_dir is not None:  # last: it takes the parts away
+            write_parts_dir(staged, Path(out_dir))
         staged.con.close()
         result.seconds = time.perf_counter() - started
         return result
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _scratch_dir(
+    out_dir: str | Path | None, out_parquet: str | Path | None, out_db: str | Path | None, engine: Engine | None,
+) -> str | None:
+    """Where the parts are written while the job is ingested (None: the system's temp).
+
+    Beside a directory output, so that its parts are moved into it, not copied; and
+    beside any output for an engine off this machine, whose workers must see it (the
+    output is on a filesystem they share: see correlator.engine.ray)."""
+    near = out_dir if out_dir is not None else None
+    if near is None and engine is not None and engine.name != "local":
+        near = out_parquet if out_parquet is not None else out_db
+    if near is None:
+        return None
+    parent = Path(near).resolve().parent
+    parent.mkdir(parents=True, exist_ok=True)  # as the output's writer would
+    return str(parent)
+
+
+@contextmanager
+def _engine_for(engine: Engine | None, files: list[InputFile], opts: IngestOptions) -> Iterator[Engine]:
+    """The given engine, or this machine's: the workers started early if they fit
+    (``correlator.ingest.workers``), or this process alone for a small job."""
+    if engine is not None:
+        discard_early()  # the command's guess that it would parse here was wrong
+        yield engine
+        return
+    with worker_pool(_worker_count(files, opts)) as pool:
+        yield LocalEngine.on_pool(pool)
 
 
 IGNORE_FILE = ".correlatorignore"
@@ -1422,22 +1485,22 @@ def _worker_count(files: list[InputFile], opts: IngestOptions) -> int:
 
 
 def _run_stage1(
-    files: list[InputFile], job: str, opts: IngestOptions, scratch: str, problems: ProblemLog,
-    pool: ProcessPoolExecutor | None,
+    files: list[InputFile], job: str, opts: IngestOptions, scratch: str, problems: ProblemLog, engine: Engine,
 ) -> dict[int, tuple[int, int]]:
-    tasks = _tasks(files, opts)
-    if pool is None:
-        outcomes = (r for t in tasks for r in on_polars_thread(_work_on, t, job, opts, scratch))
-    else:
-        futures = [pool.submit(on_polars_thread, _work_on, t, job, opts, scratch) for t in tasks]
+    tasks = [Task(str(n), (_work_on, t, job, opts, scratch)) for n, t in enumerate(_tasks(files, opts))]
+    outcomes = failures_raise(engine.run(on_polars_thread, tasks))
+    if engine.slots > 1:
         import duckdb  # noqa: F401  (stage 2's, loaded while the workers parse: not after)
-        outcomes = (r for fut in futures for r in fut.result())
-    results: dict[int, tuple[int, int]] = {}
+    done: dict[int, list] = {}
     with step("parse", total=sum(f.size for f in files), unit="B", scale=True) as parsed:
-        for index, file_problems, events, lines in outcomes:
+        for o in outcomes:  # as tasks finish (the bar follows them)
+            done[int(o.key)] = o.value
+            parsed.advance(sum(files[index].size for index, *_ in o.value))
+    results: dict[int, tuple[int, int]] = {}
+    for n in sorted(done):  # in task order, whatever order they finished in: the same problems table
+        for index, file_problems, events, lines in done[n]:
             problems.extend(file_problems)
             results[index] = (events, lines)
-            parsed.advance(files[index].size)
     return results
 
 
@@ -1455,7 +1518,7 @@ class _Staged:
 
 def _stage2(
     scratch: str, files: list[InputFile], per_file: dict[int, tuple[int, int]], problems: ProblemLog,
-    pool: ProcessPoolExecutor | None,
+    engine: Engine,
 ) -> _Staged:
     import duckdb
 
@@ -1478,7 +1541,7 @@ def _stage2(
     sql = resources.files("correlator.ingest").joinpath("attribute.sql").read_text()
     con.execute(sql)
     _report_bad_numbers(con, problems)
-    _finish_parts(con, scratch, pool)
+    _finish_parts(con, scratch, engine)
     parts = sorted(str(p) for p in Path(scratch).glob("part-*.parquet"))
     columns = ", ".join(EVENT_SCHEMA.names)
     con.execute(f"CREATE VIEW events AS SELECT {columns} FROM read_parquet({parts!r})")
@@ -1520,9 +1583,10 @@ def _report_bad_numbers(con: duckdb.DuckDBPyConnection, problems: ProblemLog) ->
 _COMBO_KEYS = ["file", "rank", "local_rank", "pid", "node", "host_attr"]
 
 
-def _finish_parts(con: duckdb.DuckDBPyConnection, scratch: str, pool: ProcessPoolExecutor | None) -> None:
-    """Rewrite the parts whose events stage 2 changes (``stale_parts``); the rest
-    are final as stage 1 wrote them. Nearly every part of per-rank logs is."""
+def _finish_parts(con: duckdb.DuckDBPyConnection, scratch: str, engine: Engine) -> None:
+    """Rewrite the parts whose events stage 2 changes (``stale_parts``), a task each on
+    ``engine``; the rest are final as stage 1 wrote them. Nearly every part of per-rank
+    logs is."""
     stale = [r[0] for r in con.execute("SELECT part_index FROM stale_parts ORDER BY 1").fetchall()]
     if not stale:
         return
@@ -1533,15 +1597,10 @@ def _finish_parts(con: duckdb.DuckDBPyConnection, scratch: str, pool: ProcessPoo
     combos = con.sql(f"SELECT {', '.join(_COMBO_KEYS)}, final_rank, final_node FROM combo_final").to_arrow_table()
     child_ranks = con.sql("SELECT file, line_no, kind, rank AS child_rank FROM child_rank_lines").to_arrow_table()
     year = con.execute("SELECT y FROM job_year").fetchone()[0]
-    paths = [(str(part_path(scratch, i)), i in filled) for i in stale]
-    if pool is None:
-        for path, was_filled in paths:
-            on_polars_thread(_attribute_part, path, combos, child_ranks, year, was_filled)
-    else:
-        tasks = [pool.submit(on_polars_thread, _attribute_part, p, combos, child_ranks, year, was_filled)
-                 for p, was_filled in paths]
-        for fut in tasks:
-            fut.result()
+    tasks = [Task(str(i), (_attribute_part, str(part_path(scratch, i)), combos, child_ranks, year, i in filled))
+             for i in stale]
+    for _ in failures_raise(engine.run(on_polars_thread, tasks)):
+        pass
 
 
 def _attribute_part(path: str, combos: pa.Table, child_ranks: pa.Table, year: int, filled: bool = False) -> None:
@@ -1664,6 +1723,33 @@ def write_parquet(staged: _Staged, out: Path) -> None:
     Atomically (``correlator.output``): a unique temporary name, renamed when whole."""
     with atomic_path(out) as tmp:
         concat_parquet(staged.parts, tmp, drop_columns=PART_EXTRAS, key_value_metadata=_metadata(staged.con))
+
+
+def write_parts_dir(staged: _Staged, out: Path) -> None:
+    """Write the timeline as a directory of its parts (``correlator.timeline.parts_dir``):
+    each part moved in and its footer written again without the part-only columns
+    (``finish_in_place``: no data copied), then ``_correlator.json`` with what the
+    single file keeps in its footer. The whole directory appears at once
+    (``atomic_dir``); an existing ``out`` is replaced only if it is a timeline
+    directory or empty. The parts leave the scratch directory: write the other
+    outputs first."""
+    meta = _metadata(staged.con)
+    own = {"correlator.schema_version": meta["correlator.schema_version"]}
+    with atomic_dir(out, replaceable=is_timeline_dir) as tmp:
+        entries = []
+        for src in map(Path, staged.parts):
+            dest = tmp / src.name
+            try:
+                os.replace(src, dest)  # the same filesystem: scratch is beside out (_scratch_dir)
+                if footer_path(src).exists():
+                    os.replace(footer_path(src), footer_path(dest))
+                rows = finish_in_place(dest, drop_columns=PART_EXTRAS, key_value_metadata=own)
+            except OSError as exc:
+                if exc.errno != errno.EXDEV:
+                    raise
+                rows = concat_parquet([src], dest, drop_columns=PART_EXTRAS, key_value_metadata=own)
+            entries.append((dest.name, rows))
+        write_meta(tmp, meta, entries)
 
 
 def write_duckdb(staged: _Staged, out: Path) -> None:

@@ -7,7 +7,8 @@ enough to be parsed in parallel starts them first thing (``start_early``), while
 the command itself is still importing the CLI, DuckDB and the rulebook; ingest
 then takes that pool (``worker_pool``) instead of spawning its own.
 
-This module imports only the standard library: ``correlator/__main__.py`` calls it
+This module imports only the standard library (and ``correlator.engine.env``, which
+imports nothing else): ``correlator/__main__.py`` calls it
 before anything heavy is loaded.
 """
 
@@ -21,34 +22,20 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 
+# The environment a worker starts with (one Polars thread, the allocators' settings):
+# shared with the Ray engine's workers, so it lives with the engines.
+from correlator.engine.env import (
+    GLIBC_MALLOC,
+    JEMALLOC_CONF,
+    WORKER_DECAY,
+    worker_environment,
+    worker_jemalloc_conf,
+)
+
+__all__ = ["GLIBC_MALLOC", "JEMALLOC_CONF", "WORKER_DECAY", "worker_environment", "worker_jemalloc_conf"]
+
 # Below this much input, starting worker processes costs more than it saves.
 PARALLEL_MIN_BYTES = 16 << 20
-
-# Polars' allocator (jemalloc) gives freed pages back to the kernel after 0.5-1 s
-# (the decay Polars sets at import), so a worker faulted its memory in again for
-# nearly every batch: 5-6 CPU-seconds of kernel time on the 1 GB bench. Kept 30 s,
-# it is 2.5 s, and the ingest about 1.5 s faster; peak RSS does not change (a
-# batch's peak is the same either way).
-JEMALLOC_CONF = "_RJEM_MALLOC_CONF"
-WORKER_DECAY = "dirty_decay_ms:30000,muzzy_decay_ms:30000"
-
-# The same for Python's own allocations (glibc malloc): a file is read in chunks of
-# several MB, each a fresh bytes object, which glibc served from a new mmap or from
-# heap it had just trimmed, and the kernel faulted in again: ~6,000 page faults a
-# 15 MB rank file, ~10% of a worker's CPU time in the kernel. Served from a heap kept
-# up to 256 MB, it is ~1,000 (and the glibc limit on the mmap threshold is 32 MB).
-# A user's own setting of either wins.
-GLIBC_MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(256 << 20)}
-
-
-def worker_jemalloc_conf(current: str | None) -> str:
-    """The conf a worker starts with. Polars put its defaults first in this process's
-    (and will again in the worker's); a user's own setting followed them, and still
-    comes after ours, so it wins."""
-    user = (current or "").split(",")
-    user = [kv for kv in user if kv and kv not in ("dirty_decay_ms:500", "muzzy_decay_ms:1000")]
-    return ",".join([WORKER_DECAY, *user])
-
 
 def _import(name: str) -> None:
     importlib.import_module(name)
@@ -56,15 +43,10 @@ def _import(name: str) -> None:
 
 @contextmanager
 def _worker_env() -> Iterator[None]:
-    """This process's environment as a worker's must start: one Polars thread (the
-    workers already fill the cores, and threads on top of them only contend: stage 1
-    ~15% faster on 2 cores) and the allocators' longer hold on freed memory; put
+    """This process's environment as a worker's must start (``worker_environment``); put
     back after."""
     saved = {k: os.environ.get(k) for k in ("POLARS_MAX_THREADS", JEMALLOC_CONF, *GLIBC_MALLOC)}
-    os.environ["POLARS_MAX_THREADS"] = "1"
-    os.environ[JEMALLOC_CONF] = worker_jemalloc_conf(saved[JEMALLOC_CONF])
-    for k, v in GLIBC_MALLOC.items():
-        os.environ.setdefault(k, v)
+    os.environ.update(worker_environment(dict(os.environ)))
     try:
         yield
     finally:
@@ -183,11 +165,13 @@ def start_for_command(args: Sequence[str]) -> bool:
     command that will ingest a log directory big enough for them; True if it did.
 
     Only a guess from the command line, so it stays cheap and on the safe side: no
-    ``--workers`` (the user chose), a directory argument, ``PARALLEL_MIN_BYTES`` of
+    ``--workers`` (the user chose) nor ``--engine ray``, a directory argument, ``PARALLEL_MIN_BYTES`` of
     files found within the first few thousand. Workers nothing takes are shut down.
     """
     if not args or args[0] not in _INGESTING or any(a.startswith("--workers") for a in args):
         return False
+    if any(a == "--engine=ray" or (a == "--engine" and nxt == "ray") for a, nxt in zip(args, [*args[1:], ""], strict=True)):
+        return False  # the tasks run on Ray's workers, not this machine's
     cpus = os.cpu_count() or 1
     target = next((a for a in args[1:] if not a.startswith("-") and os.path.isdir(a)), None)
     if cpus < 2 or target is None or not _holds_at_least(target, PARALLEL_MIN_BYTES):
