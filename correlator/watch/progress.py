@@ -22,6 +22,13 @@ The silence rule (``judge``; figures in bench/README.md):
   Intervals come from the lines' own stamps where two successive progress lines
   have them (reading cadence off arrival times would see a buffered writer's bursts),
   else from when the lines arrived.
+* Where the logs stated the collective timeout before anything fired (``stated``:
+  torch's ``TIMEOUT(ms): 600000`` at init, ``timeout=0:00:20``, ``ddp_timeout=1800``),
+  the threshold falls before it: ``min(that, max(timeout_fraction × the timeout,
+  timeout_min_intervals × its median step interval))`` (a half, 2 intervals), so that
+  the stalled rank is named before its peers' watchdog fires. With the usual 10 or
+  30 min timeouts this changes nothing; with a short one (a 20 s test job, a
+  fail-fast setting) it is what makes the alert early.
 * Ranks that never printed progress (many trainers log on rank 0 only) are never late,
   and neither is a file whose lines name no rank (a pod's log holding several ranks).
 * A late rank is *silent* (an alert) when a peer of its family is not late and has
@@ -69,6 +76,8 @@ class Rule:
     all_pause_floor_s: float = 300.0
     pause_margin: float = 3.0
     min_progress: int = 3  # progress lines a rank needs before it can be late
+    timeout_fraction: float = 0.5  # of a stated collective timeout: late before it fires
+    timeout_min_intervals: float = 2.0  # ... but never under this many of the rank's steps
 
 
 @dataclass
@@ -145,6 +154,8 @@ class Progress:
         # a step line reached the total it states (`step 20/20`): the run did the work it
         # planned, and a quiet end after it is no pause (analysis/stopped.py's reading)
         self.reached_total = False
+        # the collective timeout the logs stated before anything fired (``stated``)
+        self.stated_timeout_s: float | None = None
 
     def see_frame(self, ev: pl.DataFrame, now: float) -> None:
         """Take a poll's new events (``LIVE_COLUMNS``): every rank's last line, and its
@@ -236,7 +247,12 @@ class Progress:
 
     def threshold(self, rp: RankProgress) -> float:
         cadence = rp.cadence() or 0.0
-        return max(self.rule.min_silence_s, self.rule.intervals * cadence)
+        late = max(self.rule.min_silence_s, self.rule.intervals * cadence)
+        if self.stated_timeout_s is None:
+            return late
+        # named before the watchdog fires, yet not on a rank merely a step or two slow
+        return min(late, max(self.rule.timeout_fraction * self.stated_timeout_s,
+                             self.rule.timeout_min_intervals * cadence))
 
     def judge(self, now: float) -> Judgement:
         # a file that names no rank (a pod's log of several ranks, a launcher's) is no rank

@@ -45,6 +45,7 @@ from correlator.watch.alerts import Alerts, JobCounts, trigger_mask
 from correlator.watch.follow import Follower, StdinSpool
 from correlator.watch.probe import Probe
 from correlator.watch.progress import PROGRESS_KINDS, Judgement, Progress, Rule
+from correlator.watch.stated import stated_timeout
 from correlator.watch.wake import NOTIFY_TICK_S, FollowMode, PollWaker, Waker, open_waker
 
 # Notify mode: the shortest gap between two wake-ups (module ``wake``).
@@ -207,6 +208,17 @@ class Session:
             for msg in fresh.filter(pl.col("message").str.contains("imeout", literal=True)).get_column("message"):
                 if (found := _timeout(msg)) is not None:
                     self.timeout_s = found
+                    break
+        if self.progress.stated_timeout_s is None:
+            # set, not fired: error lines (the timeout's own) say when it fired
+            said = fresh.filter(pl.col("message").str.contains("(?i)timeout") & ~trigger_mask())
+            for msg in said.get_column("message"):
+                if (found := stated_timeout(msg)) is not None:
+                    self.progress.stated_timeout_s = found
+                    if self.timeout_s is None:
+                        self.timeout_s = found
+                    self.sink.note(f"the logs state a collective timeout of {found:g}s: a silent rank is "
+                                   "named before it fires")
                     break
         self.progress.see_frame(fresh, now)
 
