@@ -175,7 +175,15 @@ class Progress:
         maybe = pl.col("kind").is_in(list(PROGRESS_KINDS)).fill_null(False) | (
             ~pl.col("level").is_in(list(_NOT_PROGRESS_LEVELS)).fill_null(False)
             & pl.col("template").is_not_null() & ~pl.col("message").str.contains("\n", literal=True))
-        candidates = keyed.filter(maybe).with_columns(pl.col("template").cast(pl.String))  # an Enum per batch
+        # only the columns _see reads, and a progress line's step and total taken out of its
+        # attrs in columns: turning every row's attrs list into Python dicts was a third
+        # of the progress's cost (bench/README.md)
+        has_attrs = isinstance(keyed.schema["attrs"], pl.List) and isinstance(keyed.schema["attrs"].inner, pl.Struct)
+        candidates = keyed.filter(maybe).select(
+            "_key", "file", "line_no", "kind", "level", pl.col("template").cast(pl.String),  # an Enum per batch
+            "message", "ts", "ts_estimated",
+            (pl.coalesce(*(_attr(a) for a in _STEP_ATTRS)) if has_attrs else pl.lit(None, pl.String)).alias("_step"),
+            (_attr("total") if has_attrs else pl.lit(None, pl.String)).alias("_total"))
         if self._dead:
             dead = pl.DataFrame(list(self._dead), schema={"_key": pl.String, "template": pl.String}, orient="row")
             candidates = candidates.join(dead, on=["_key", "template"], how="anti", maintain_order="left")
@@ -205,13 +213,12 @@ class Progress:
 
     def _progress(self, rp: RankProgress, ev: dict) -> tuple[str | None, int | None]:
         kind, message = ev.get("kind"), str(ev.get("message") or "")
-        attrs = _attrs(ev.get("attrs"))
         if kind in PROGRESS_KINDS:
-            step = next((_int(attrs[a]) for a in _STEP_ATTRS if a in attrs), None)
+            step = None if ev["_step"] is None else _int(ev["_step"])
             if kind == "app.progress_bar":  # a bar is its description and its total
                 head = message.split("%|", 1)[0].rstrip("0123456789 ")
-                return f"bar:{head}/{attrs.get('total')}", step
-            total = _int(attrs["total"]) if "total" in attrs else None
+                return f"bar:{head}/{ev['_total']}", step
+            total = None if ev["_total"] is None else _int(ev["_total"])
             if kind == "app.step_metrics" and step is not None and total and step >= total:
                 self.reached_total = True
             return kind, step
@@ -312,12 +319,11 @@ def _behind(ranks: list[RankProgress]) -> tuple[list[RankProgress], list[RankPro
     return list(behind.values()), [rp for k, rp in ahead.items() if k not in behind]
 
 
-def _attrs(raw: object) -> dict[str, str]:
-    if raw is None:
-        return {}
-    if isinstance(raw, dict):
-        return raw
-    return {a["key"]: a["value"] for a in raw}  # type: ignore[index, union-attr]
+def _attr(key: str) -> pl.Expr:
+    """The value of ``key`` in a row's attrs (a list of key/value structs), or null (the
+    last one, where a key came twice, as a dict built from the list would keep)."""
+    return (pl.col("attrs").list.eval(pl.element().filter(pl.element().struct.field("key") == key)
+                                      .struct.field("value")).list.last().cast(pl.String))
 
 
 def _int(value: object) -> int | None:
