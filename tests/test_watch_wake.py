@@ -11,7 +11,7 @@ import pytest
 
 from correlator.ingest import IngestOptions
 from correlator.watch.session import Collect, Session, WatchOptions
-from correlator.watch.wake import PollWaker, choose, mount_of, open_waker, parse_mountinfo
+from correlator.watch.wake import PollWaker, Wake, choose, mount_of, open_waker, parse_mountinfo
 
 # a compute node's mount table (proc(5) format): local root and scratch, the job's
 # shared filesystems, a FUSE bucket, and a mount point with a space in its name
@@ -138,3 +138,76 @@ def test_notify_mode_wakes_on_a_write_not_on_the_timer(tmp_path: Path) -> None:
         assert time.monotonic() - t0 < 5.0
     finally:
         w.close()
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.t = 0.0
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.t
+
+    def sleep(self, s: float) -> None:
+        self.slept.append(round(s, 3))
+        self.t += s
+
+
+class _Changes:
+    """A waker whose every wait is ended at once by a change (a job writing all the time)."""
+
+    mode = "notify"
+    tick_s = 5.0
+
+    def __init__(self, listing: bool = False, clock: _Clock | None = None) -> None:
+        self.listing = listing
+        self.clock = clock
+        self.after = 0.0  # seconds of quiet before the change
+
+    def wait(self, timeout: float) -> Wake | None:
+        if self.clock is not None:
+            self.clock.t += min(self.after, timeout)
+        return Wake(listing=self.listing)
+
+    def close(self) -> None:
+        pass
+
+
+def test_notified_reads_are_batched_to_one_per_poll_interval(tmp_path: Path) -> None:
+    log = tmp_path / "rank0.log"
+    log.write_text("INFO train: starting\n")
+    clock = _Clock()
+    session = Session(str(tmp_path), Collect(), WatchOptions(poll_s=2.0, ingest=IngestOptions(workers=1)),
+                      clock=clock)
+    changes = session.waker = _Changes(clock=clock)
+    session.step()  # reads the file: bytes
+    clock.t += 0.3  # the read's own time
+    session._wait(clock.sleep)
+    assert clock.slept == [2.0]  # a change at once after a read waits poll_s from the read's end
+    session.step()  # nothing new: no bytes
+    changes.after = 4.0  # a quiet spell, then a change
+    clock.slept.clear()
+    session._wait(clock.sleep)
+    assert clock.slept == []  # read at once
+    session.step()
+    changes.after = 0.0
+    clock.slept.clear()
+    session._wait(clock.sleep)
+    assert clock.slept == [0.25]  # changes that bring no lines: never more than 4 wake-ups a second
+
+
+def test_files_coming_or_going_ask_for_the_walk_now(tmp_path: Path) -> None:
+    (tmp_path / "rank0.log").write_text("INFO train: starting\n")
+    clock = _Clock()
+    session = Session(str(tmp_path), Collect(), WatchOptions(rescan_s=3600, ingest=IngestOptions(workers=1)),
+                      clock=clock)
+    session.step()
+    (tmp_path / "rank1.log").write_text("INFO train: late rank\n")
+    session.waker = _Changes(listing=False)
+    session._wait(clock.sleep)
+    session.step()
+    assert session.follower.followed == ["rank0.log"]  # no walk due: not seen yet
+    session.waker = _Changes(listing=True)
+    session._wait(clock.sleep)
+    session.step()
+    assert session.follower.followed == ["rank0.log", "rank1.log"]

@@ -143,8 +143,8 @@ class Session:
         self._last_probe: float | None = None
         self._unknown_since: float | None = None
         self._status_key: tuple | None = None
-        self._polled_at: float | None = None
-        self._read_at: float | None = None  # the last poll that read bytes
+        self._got = False  # whether it read bytes
+        self._read_at: float | None = None  # when the last poll that read bytes ended
         self.waker: Waker | None = None
         self.ended: str | None = None
 
@@ -154,9 +154,7 @@ class Session:
         """One poll; True once the job has ended (``ended`` says why)."""
         now = self.clock()
         poll = self.follower.poll(now)
-        self._polled_at = now
-        if poll.bytes:
-            self._read_at = now
+        self._got = bool(poll.bytes)
         for note in poll.notes:
             self.sink.note(note)
         for rel in poll.restarted:
@@ -344,6 +342,8 @@ class Session:
         assert self.waker is not None
         timeout = self.next_poll_in()
         start = self.clock()
+        if self._got:  # gaps from a read's end, as the timer's: the read's own time is no gap
+            self._read_at = start
         try:
             woke = self.waker.wait(timeout)
         except (OSError, RuntimeError) as exc:  # the notifier broke while running: poll from now on
@@ -360,7 +360,7 @@ class Session:
         # a busy job's writes are read once per poll_s (a read's parse has a fixed cost),
         # and a folder that changes without giving lines (a checkpoint being written
         # beside the logs) wakes no more than MIN_WAKE_GAP_S apart
-        until = max((self._polled_at or start) + MIN_WAKE_GAP_S, (self._read_at or -1e18) + self.opts.poll_s)
+        until = max(start + MIN_WAKE_GAP_S, (self._read_at or -1e18) + self.opts.poll_s)
         hold = min(until, start + timeout) - self.clock()
         if hold > 0:
             sleep(hold)
