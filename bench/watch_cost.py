@@ -99,6 +99,8 @@ def segment(args: argparse.Namespace, mode: str, seed: int) -> dict:
                 files[r].write(text)
                 written += len(text)
                 due -= len(text)
+                if args.flush == "line":
+                    files[r].flush()
             for f in files:
                 f.flush()
             if now >= next_sample:
@@ -139,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quiet-seconds", type=float, default=0.0, help="then this long with nothing written")
     ap.add_argument("--sample", type=float, default=15.0)
     ap.add_argument("--poll", type=float, default=2.0, help="watch's --poll (its default)")
+    ap.add_argument("--flush", choices=["tick", "line"], default="tick",
+                    help="flush every file each 0.1 s tick, or after every line (as logging does: one "
+                         "change notification per line)")
     ap.add_argument("--modes", default="notify", help="watch's --follow modes, comma-separated, run in turn")
     ap.add_argument("--rounds", type=int, default=1, help="times the modes are run, alternating")
     ap.add_argument("--json", type=Path)
