@@ -99,7 +99,7 @@ def test_a_job_stating_its_timeout_is_alerted_before_the_watchdog(tmp_path: Path
     assert a.alert.kind == "silent_rank" and a.initiating.rank == 2
     assert 10 < job.t - stopped <= 12
     assert a.alert.timeout_s == 20
-    assert any("collective timeout of 20s" in n for n in job.sink.notes)
+    assert any("collective timeout of 20s: the silence rule falls before it" in n for n in job.sink.notes)
 
 
 def test_a_timeout_that_fired_is_not_a_stated_one(tmp_path: Path) -> None:

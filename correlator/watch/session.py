@@ -215,8 +215,8 @@ class Session:
                     self.progress.stated_timeout_s = found
                     if self.timeout_s is None:
                         self.timeout_s = found
-                    self.sink.note(f"the logs state a collective timeout of {found:g}s: a silent rank is "
-                                   "named before it fires")
+                    self.sink.note(f"the logs state a collective timeout of {found:g}s: the silence "
+                                   "rule falls before it")
                     break
         self.progress.see_frame(fresh, now)
 
