@@ -169,6 +169,9 @@ class _Changes:
             self.clock.t += min(self.after, timeout)
         return Wake(listing=self.listing)
 
+    def read(self, got: bool) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
@@ -211,3 +214,42 @@ def test_files_coming_or_going_ask_for_the_walk_now(tmp_path: Path) -> None:
     session._wait(clock.sleep)
     session.step()
     assert session.follower.followed == ["rank0.log", "rank1.log"]
+
+
+class _Fake:
+    """A notifier that counts its opens and closes; every wait ends with a change."""
+
+    opened = 0
+    closed = 0
+
+    def __init__(self, *_args: object) -> None:
+        _Fake.opened += 1
+
+    def watch(self, *_args: object) -> object:
+        return {(2, "/x/rank0.log")}
+
+    def close(self) -> None:
+        _Fake.closed += 1
+
+
+def test_a_job_writing_without_pause_is_followed_by_the_timer_until_it_pauses() -> None:
+    from correlator.watch.wake import BUSY_READS, NotifyWaker
+
+    _Fake.opened = _Fake.closed = 0
+    slept: list[float] = []
+    w = NotifyWaker("/x", tick_s=5.0, poll_s=2.0, notifier=_Fake, sleep=slept.append)
+    assert w.tick_s == 5.0 and w.wait(5.0) is not None and not w.paused
+    for _ in range(BUSY_READS - 1):
+        w.read(True)
+    assert not w.paused  # a couple of reads with bytes: still notified
+    w.read(True)
+    assert w.paused and _Fake.closed == 1  # the notifier's thread stops taking every write's event
+    assert w.tick_s == 2.0 and w.wait(2.0) is None and slept == [2.0]  # the timer, at --poll
+    w.read(True)
+    assert w.paused and _Fake.opened == 1
+    w.read(False)  # a read found nothing: the job paused
+    assert w.tick_s == 5.0
+    assert w.wait(5.0) is not None and not w.paused and _Fake.opened == 2  # notified again
+    w.read(True)
+    assert not w.paused  # the count starts again
+    w.close()

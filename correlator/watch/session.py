@@ -155,6 +155,8 @@ class Session:
         now = self.clock()
         poll = self.follower.poll(now)
         self._got = bool(poll.bytes)
+        if self.waker is not None:
+            self.waker.read(self._got)
         for note in poll.notes:
             self.sink.note(note)
         for rel in poll.restarted:

@@ -10,7 +10,9 @@ lines). Only the wait in between differs:
   followed tree changed (inotify on Linux, FSEvents on macOS, ReadDirectoryChangesW on
   Windows), then read; while the files keep changing, reads are batched to one per
   ``--poll`` seconds (a read's parse has a fixed cost, see bench/README.md), and a
-  change after a quiet spell is read at once. With nothing written the loop wakes
+  change after a quiet spell is read at once; a job that writes without pause is
+  followed by the timer until a read finds nothing new (``NotifyWaker``: the notifier
+  would only take every write's event for nothing). With nothing written the loop wakes
   every ``NOTIFY_TICK_S`` only: to judge the silences (a silence is the absence of
   changes: nothing would wake the loop for it) and as the safety rescan that
   catches what a notifier can drop (an overflowed queue, a file made in a directory
@@ -49,6 +51,9 @@ FollowMode = Literal["auto", "notify", "poll"]
 # Seconds between wake-ups when nothing changes, in notify mode: silences are judged
 # in tens of seconds (bench/README.md), and this is also the safety rescan.
 NOTIFY_TICK_S = 5.0
+# Reads in a row that found new bytes, after which a busy job is followed by the timer
+# (``NotifyWaker``): about 6 s of steady writing at the default --poll 2.
+BUSY_READS = 3
 
 # Filesystems whose writes from other machines raise no local notification: network,
 # cluster and parallel filesystems, and virtual-machine shares. ``fuse.*`` too (sshfs,
@@ -163,6 +168,10 @@ class Waker(Protocol):
         """Wait up to ``timeout`` seconds; a ``Wake`` if a change ended it, else None."""
         ...
 
+    def read(self, got: bool) -> None:
+        """What the poll after the wait found: new bytes or not."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -179,6 +188,9 @@ class PollWaker:
         self._sleep(timeout)
         return None
 
+    def read(self, got: bool) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
@@ -188,21 +200,57 @@ _ADDED, _DELETED = 1, 3  # watchfiles.Change
 
 class NotifyWaker:
     """Change notifications for the tree at ``root`` (a folder, recursively; for a
-    single file, its folder)."""
+    single file, its folder).
+
+    While the job writes without pause (``BUSY_READS`` reads in a row found new bytes),
+    the notifier is closed and the timer takes over (``poll_s``): every read would find
+    bytes anyway, and the notifier's thread would take every write's event (a logger
+    flushing each line: thousands a second) for nothing. The first read that finds
+    nothing opens it again: a quiet job costs a tick every ``tick_s``, and its next
+    line is read at once."""
 
     mode = "notify"
 
     def __init__(self, root: str, *, recursive: bool = True, tick_s: float = NOTIFY_TICK_S,
-                 notifier: Callable[..., object] | None = None) -> None:
+                 poll_s: float = 2.0, notifier: Callable[..., object] | None = None,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         if notifier is None:
             from watchfiles._rust_notify import RustNotify  # the import fails where it is missing
 
             notifier = RustNotify
+        self._factory, self._root, self._recursive = notifier, root, recursive
+        self._notify: object | None = self._open()
+        self._tick_s, self._poll_s, self._sleep = tick_s, poll_s, sleep
+        self._busy = 0
+        self.reopen = False  # the notifier is to open again before the next wait
+
+    def _open(self) -> object:
         # (paths, debug, force_polling, poll_delay_ms, recursive, ignore_permission_denied)
-        self._notify = notifier([root], False, False, 0, recursive, True)
-        self.tick_s = tick_s
+        return self._factory([self._root], False, False, 0, self._recursive, True)
+
+    @property
+    def tick_s(self) -> float:
+        return self._tick_s if self._notify is not None or self.reopen else self._poll_s
+
+    @property
+    def paused(self) -> bool:
+        return self._notify is None
+
+    def read(self, got: bool) -> None:
+        """What the last read found: bytes (the job is writing) or nothing."""
+        self._busy = self._busy + 1 if got else 0
+        if self._busy >= BUSY_READS and self._notify is not None:
+            self.close()
+        elif not got and self._notify is None:
+            self.reopen = True
 
     def wait(self, timeout: float) -> Wake | None:
+        if self.reopen:  # raises as the first open did (the session falls back to polling)
+            self.reopen = False
+            self._notify = self._open()
+        if self._notify is None:
+            self._sleep(timeout)
+            return None
         # debounce: the changes of one burst of writes come back as one set; step: how
         # long the Rust side sleeps between looks (and how soon Ctrl-C is seen)
         got = self._notify.watch(200, 50, max(1, int(timeout * 1000)), None)  # type: ignore[attr-defined]
@@ -213,7 +261,8 @@ class NotifyWaker:
         return Wake(listing=any(change in (_ADDED, _DELETED) for change, _ in got))
 
     def close(self) -> None:
-        close = getattr(self._notify, "close", None)
+        notify, self._notify = self._notify, None
+        close = getattr(notify, "close", None)
         if close is not None:
             close()
 
@@ -230,7 +279,8 @@ def open_waker(
     if choice.mode == "notify":
         root, recursive = (path, True) if os.path.isdir(path) else (os.path.dirname(path), False)
         try:
-            waker = NotifyWaker(root, recursive=recursive, tick_s=tick_s, notifier=notifier)
+            waker = NotifyWaker(root, recursive=recursive, tick_s=tick_s, poll_s=poll_s, notifier=notifier,
+                                sleep=sleep)
         except ImportError:
             note(f"change notifications unavailable (the watchfiles package is not installed); "
                  f"polling every {poll_s:g}s")
