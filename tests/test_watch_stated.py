@@ -36,6 +36,13 @@ def test_start_up_formats(line: str, seconds: float) -> None:
     "INFO http: request timeout=0:00:05 for https://hub.example/model",  # no distributed context
     "INFO data: fetching shard timed out after 5.0 s",
     "INFO train: step 12 | loss 1.2",
+    # a timeout that fired, its line glued to a progress bar (no level): its numbers are no setting
+    " 34%|#####    | 127/375 [43:23<1:24:43, 20.50s/it][rank1]:[E318 09:56:21.771048040 ProcessGroupNCCL.cpp:616] "
+    "[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4187, OpType=ALLREDUCE, "
+    "Timeout(ms)=1800000) ran for 1800083 milliseconds before timing out.",
+    "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=BROADCAST",
+    "Running tokenizer:   9%|###  | 280000/2969526 [29:55<4:48:08, collective operation timeout: WorkNCCL(SeqNum=2",
+    "Rank 2 failed to pass monitoredBarrier in 10000 ms",
 ])
 def test_not_a_collective_timeout(line: str) -> None:
     assert stated_timeout(line) is None

@@ -15,9 +15,10 @@ timeout at start-up, the silence rule falls before it (``progress.Rule``:
 * a trainer's or launcher's own words: ``process group timeout: 300 s``, ``pg timeout=300``,
   ``NCCL timeout 20 min``.
 
-Only lines that are not errors count (``Session`` passes the others by): a timeout's own
-line (``Timeout(ms)=600000) ran for 600042 milliseconds``) says when it fired, not what
-was set. Lines that name a distributed context are required for the bare timedelta
+Only lines that are not errors count (``Session`` passes the others by), and no line that
+tells of a timeout that fired (``Watchdog caught collective operation timeout: WorkNCCL(
+SeqNum=5502, ... Timeout(ms)=600000) ran for 600042 milliseconds``, glued to a progress bar
+or not): it says when one fired, not what was set. Lines that name a distributed context are required for the bare timedelta
 forms, and variables that are not the collective timeout are not read
 (``NCCL_IB_TIMEOUT``: an InfiniBand retry exponent; ``TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC``,
 ``..._DUMP_MILSEC``: the watchdog's own health and dump settings).
@@ -31,9 +32,14 @@ _OPTIONS_MS = re.compile(r"TIMEOUT\(ms\):\s*(\d+)")  # ProcessGroupNCCL initiali
 _TIMEDELTA_STR = re.compile(r"(?i)\btimeout\s*[=:]\s*(?:(\d+) days?, )?(\d{1,3}):(\d{2}):(\d{2})\b")
 _TIMEDELTA_REPR = re.compile(r"(?i)\btimeout\s*[=:]\s*(?:datetime\.)?timedelta\(([^)]*)\)")
 _DDP_TIMEOUT = re.compile(r"\bddp_timeout\s*[=:]\s*(\d+)\b")
+# the number right after the word (`timeout: 300 s`, `timeout=300`, `timeout 20 min`): not the
+# first number further on (`collective operation timeout: WorkNCCL(SeqNum=5502, ...`)
 _WORDS = re.compile(
     r"(?i)(?<![A-Za-z_])(?:process[ _]?group|collective|nccl|pg)(?![A-Za-z_])[\w ]{0,20}?"
-    r"(?<![A-Za-z])timeout(?![A-Za-z_])[^\d\n]{0,30}?(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds|min|minutes)?\b")
+    r"(?<![A-Za-z])timeout(?![A-Za-z_])\s*(?:[=:]|\bis\b|\bof\b)?\s*(\d+(?:\.\d+)?)\s*"
+    r"(ms|s|sec|secs|seconds|min|mins|minutes)?\b")
+# a timeout that fired, wherever its line was glued (a progress bar's, an unprefixed one)
+_FIRED = re.compile(r"(?i)watchdog caught|timed out|ran for \d|timeout after|Timeout\(ms\)=|failed to pass")
 _DISTRIBUTED = re.compile(r"(?i)process[ _]?group|\bpg\b|nccl|gloo|\bddp\b|collective|distributed|c10d|barrier")
 _NOT_IT = re.compile(r"NCCL_IB_TIMEOUT|HEARTBEAT_TIMEOUT|TIMEOUT_DUMP|_TIMEOUT_SEC|RETRY")
 _UNIT = {"ms": 0.001, "min": 60.0, "minutes": 60.0, "hours": 3600.0, "days": 86400.0}
@@ -42,6 +48,8 @@ _UNIT = {"ms": 0.001, "min": 60.0, "minutes": 60.0, "hours": 3600.0, "days": 864
 def stated_timeout(message: str) -> float | None:
     """The collective timeout (seconds) a start-up line states, or None."""
     if "imeout" not in message and "IMEOUT" not in message:
+        return None
+    if _FIRED.search(message):
         return None
     if m := _OPTIONS_MS.search(message):
         return _sane(int(m.group(1)) / 1000)
