@@ -162,7 +162,11 @@ class Wake:
 
 class Waker(Protocol):
     mode: str
-    tick_s: float  # the longest wait with nothing changing
+
+    @property
+    def tick_s(self) -> float:
+        """The longest wait with nothing changing."""
+        ...
 
     def wait(self, timeout: float) -> Wake | None:
         """Wait up to ``timeout`` seconds; a ``Wake`` if a change ended it, else None."""
