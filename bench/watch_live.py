@@ -99,7 +99,7 @@ def _have_torch(python: str) -> bool:
         return False
 
 
-def run_job(mode: str, python: str, work: Path, step_s: float, pause_s: float) -> dict:
+def run_job(mode: str, python: str, work: Path, step_s: float, pause_s: float, follow: str = "auto") -> dict:
     bad_rank, bad_step, steps, limit = JOBS[mode]
     job = work / mode
     logs = job / "logs"
@@ -108,10 +108,11 @@ def run_job(mode: str, python: str, work: Path, step_s: float, pause_s: float) -
     trainer = job / "train.py"
     trainer.write_text(TRAINER)
     alerts = job / "alerts.jsonl"
-    env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1")
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, PYTHONPATH=path, OMP_NUM_THREADS="1")
     watch = subprocess.Popen(
         [sys.executable, "-m", "correlator", "watch", str(logs), "--json", str(alerts), "--idle", "120",
-         "--format", "json"],
+         "--format", "json", "--follow", follow],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
     started = time.time()
     with open(logs / "launcher.log", "wb") as launcher_log:
@@ -182,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", choices=list(JOBS), default=list(JOBS))
     ap.add_argument("--step-s", type=float, default=0.5)
     ap.add_argument("--pause-s", type=float, default=60.0)
+    ap.add_argument("--follow", choices=["auto", "notify", "poll"], default="auto", help="watch's --follow")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
     if not _have_torch(args.python):
@@ -191,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="watch-live-") as work:
         for mode in args.only:
-            row = run_job(mode, args.python, Path(work), args.step_s, args.pause_s)
+            row = run_job(mode, args.python, Path(work), args.step_s, args.pause_s, args.follow)
             rows.append(row)
             print(json.dumps(row), flush=True)
     if args.json:

@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import IO
 
@@ -162,9 +161,14 @@ def status_line(s: dict) -> str:
 @click.option("--idle", "idle_s", type=click.FloatRange(min=1), default=600, show_default=True,
               help="End when every file has been idle this many seconds (or a minute past the collective "
                    "timeout the logs state, if longer).")
+@click.option("--follow", "follow", type=click.Choice(["auto", "notify", "poll"]), default="auto",
+              show_default=True,
+              help="How changes are noticed: notify (the filesystem's change notifications), poll (a timer), "
+                   "auto (notify on a local filesystem, poll on NFS, Lustre, GPFS, CephFS, SMB, FUSE...: "
+                   "notifications do not see other machines' writes).")
 @click.option("--poll", "poll_s", type=click.FloatRange(min=0.05), default=2.0, show_default=True,
-              help="Seconds between polls (files are polled: change notifications do not cross machines "
-                   "on NFS, Lustre or GPFS). An analysis due sooner polls sooner.")
+              help="Seconds between polls; with notifications, the shortest time between two reads while "
+                   "files keep changing. An analysis due sooner polls sooner.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="The post-mortem at the end: the terminal story or the verdict JSON (as analyze).")
 @click.option("--no-redact", is_flag=True, help="Do not mask tokens, keys and passwords in alerts and the report.")
@@ -175,7 +179,7 @@ def status_line(s: dict) -> str:
               help="Extra rule directory or file (repeatable).")
 def watch_cmd(
     target: str, json_path: str | None, on_alert: str | None, idle_s: float, poll_s: float, fmt: str,
-    no_redact: bool, tz: str, exclude: tuple[str, ...], workers: int | None, rules_dirs: tuple[str, ...],
+    follow: str, no_redact: bool, tz: str, exclude: tuple[str, ...], workers: int | None, rules_dirs: tuple[str, ...],
 ) -> None:
     """Follow a running job's logs; alert while it runs; print the post-mortem when it ends.
 
@@ -206,19 +210,14 @@ def watch_cmd(
         raise click.UsageError("--json FILE inside the watched folder would be read as a log: put it elsewhere")
     progress.bars_off()  # the status line is the live display
     options = WatchOptions(
-        poll_s=poll_s, idle_s=idle_s, rules_dirs=rules_dirs,
+        poll_s=poll_s, idle_s=idle_s, rules_dirs=rules_dirs, follow=follow,  # type: ignore[arg-type]
         ingest=IngestOptions(tz=tz, workers=workers, exclude=exclude, echo_problems=False),
     )
     json_out = open(json_path, "a", encoding="utf-8") if json_path else None  # noqa: SIM115 (closed below)
     console = _Console(json_out, on_alert, not no_redact, progress.quiet())
     try:
         session = Session(target, console, options)
-
-        def sleep(s: float) -> None:
-            console.live(session.status())
-            time.sleep(s)
-
-        verdict = session.run(sleep)
+        verdict = session.run(before_wait=lambda: console.live(session.status()))
         console.close()
         if verdict is None:
             click.echo(f"error: nothing to read in {target}", err=True)

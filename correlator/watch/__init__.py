@@ -3,7 +3,9 @@
 Modules, one job each, in data-flow order:
 
     follow    the files (and standard input) as they grow: appended bytes -> lines
+    wake      what wakes the next read: a timer, or change notifications (local filesystems)
     progress  per-rank progress learned from the job's lines; silence by its own cadence
+    stated    the collective timeout the logs state at start-up (the silence rule falls before it)
     probe     the verdict on the logs so far: ``analyze`` itself, when errors arrive
     alerts    alerts from the probe's verdict and from the progress; withdrawal on recovery
     session   the loop; the end (launcher exit line, --idle, Ctrl-C) and the post-mortem

@@ -1,13 +1,15 @@
 """Following a job's log files as they grow: only the bytes appended since the last poll.
 
-Polling, not change notifications: on the shared filesystems jobs log to (NFS,
-Lustre, GPFS, a FUSE mount of object storage) inotify/FSEvents do not see writes
-made on other machines, and polling is the one mechanism that works everywhere.
-Its cost is one ``stat`` per followed file per poll (``--poll``, default 2 s) and
-a directory walk every ``rescan_s`` (default 2 s) to find new files; a poll reads
-and parses only what was appended. Choose a longer ``--poll`` on a metadata-bound
-filesystem with thousands of rank files; a shorter one buys nothing, as a silence
-is judged in tens of seconds.
+A poll ``stat``s every followed file and reads what each gained; a directory walk
+every ``rescan_s`` (default 2 s) finds new files. What wakes the next poll, a timer or
+the filesystem's change notifications, is ``wake``'s business, not this module's:
+reading is one code path whatever woke it (a notifier that saw files come or go
+only asks for the walk sooner, ``rescan_soon``). Polling is the one mechanism that
+works on the shared filesystems jobs log to (NFS, Lustre, GPFS, a FUSE mount of
+object storage), where inotify/FSEvents do not see writes made on other machines.
+A poll reads and parses only what was appended; choose a longer ``--poll`` on a
+metadata-bound filesystem with thousands of rank files; a shorter one buys
+nothing, as a silence is judged in tens of seconds.
 
 What it copes with, per file (a file's state is keyed by its inode, so a rename
 keeps it):
@@ -93,6 +95,7 @@ class Follower:
         self._files: dict[tuple[int, int], _File] = {}
         self._skipped: set[str] = set()  # rel paths not followed (said once)
         self._scanned_at: float | None = None
+        self._rescan_due = False
         self.last_growth: float | None = None
 
     # ------------------------------------------------------------------ listing
@@ -156,13 +159,18 @@ class Follower:
                 poll.notes.append(f"{rel}: new file, followed")
                 poll.restarted.append(rel)
         self._scanned_at = now
+        self._rescan_due = False
+
+    def rescan_soon(self) -> None:
+        """Walk the tree at the next poll (a notifier saw files or folders come or go)."""
+        self._rescan_due = True
 
     # ------------------------------------------------------------------ reading
 
     def poll(self, now: float) -> Poll:
         """Read what every followed file gained since the last poll."""
         poll = Poll()
-        if self._scanned_at is None or now - self._scanned_at >= self.rescan_s:
+        if self._scanned_at is None or self._rescan_due or now - self._scanned_at >= self.rescan_s:
             self._rescan(now, poll)
         sizes: dict[tuple[int, int], int] = {}
         moved = False

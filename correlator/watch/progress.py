@@ -22,6 +22,13 @@ The silence rule (``judge``; figures in bench/README.md):
   Intervals come from the lines' own stamps where two successive progress lines
   have them (reading cadence off arrival times would see a buffered writer's bursts),
   else from when the lines arrived.
+* Where the logs stated the collective timeout before anything fired (``stated``:
+  torch's ``TIMEOUT(ms): 600000`` at init, ``timeout=0:00:20``, ``ddp_timeout=1800``),
+  the threshold falls before it: ``min(that, max(timeout_fraction × the timeout,
+  timeout_min_intervals × its median step interval))`` (a half, 2 intervals), so that
+  the stalled rank is named before its peers' watchdog fires. With the usual 10 or
+  30 min timeouts this changes nothing; with a short one (a 20 s test job, a
+  fail-fast setting) it is what makes the alert early.
 * Ranks that never printed progress (many trainers log on rank 0 only) are never late,
   and neither is a file whose lines name no rank (a pod's log holding several ranks).
 * A late rank is *silent* (an alert) when a peer of its family is not late and has
@@ -69,6 +76,8 @@ class Rule:
     all_pause_floor_s: float = 300.0
     pause_margin: float = 3.0
     min_progress: int = 3  # progress lines a rank needs before it can be late
+    timeout_fraction: float = 0.5  # of a stated collective timeout: late before it fires
+    timeout_min_intervals: float = 2.0  # ... but never under this many of the rank's steps
 
 
 @dataclass
@@ -145,6 +154,8 @@ class Progress:
         # a step line reached the total it states (`step 20/20`): the run did the work it
         # planned, and a quiet end after it is no pause (analysis/stopped.py's reading)
         self.reached_total = False
+        # the collective timeout the logs stated before anything fired (``stated``)
+        self.stated_timeout_s: float | None = None
 
     def see_frame(self, ev: pl.DataFrame, now: float) -> None:
         """Take a poll's new events (``LIVE_COLUMNS``): every rank's last line, and its
@@ -164,7 +175,15 @@ class Progress:
         maybe = pl.col("kind").is_in(list(PROGRESS_KINDS)).fill_null(False) | (
             ~pl.col("level").is_in(list(_NOT_PROGRESS_LEVELS)).fill_null(False)
             & pl.col("template").is_not_null() & ~pl.col("message").str.contains("\n", literal=True))
-        candidates = keyed.filter(maybe).with_columns(pl.col("template").cast(pl.String))  # an Enum per batch
+        # only the columns _see reads, and a progress line's step and total taken out of its
+        # attrs in columns: turning every row's attrs list into Python dicts was a third
+        # of the progress's cost (bench/README.md)
+        has_attrs = isinstance(keyed.schema["attrs"], pl.List) and isinstance(keyed.schema["attrs"].inner, pl.Struct)
+        candidates = keyed.filter(maybe).select(
+            "_key", "file", "line_no", "kind", "level", pl.col("template").cast(pl.String),  # an Enum per batch
+            "message", "ts", "ts_estimated",
+            (pl.coalesce(*(_attr(a) for a in _STEP_ATTRS)) if has_attrs else pl.lit(None, pl.String)).alias("_step"),
+            (_attr("total") if has_attrs else pl.lit(None, pl.String)).alias("_total"))
         if self._dead:
             dead = pl.DataFrame(list(self._dead), schema={"_key": pl.String, "template": pl.String}, orient="row")
             candidates = candidates.join(dead, on=["_key", "template"], how="anti", maintain_order="left")
@@ -194,13 +213,12 @@ class Progress:
 
     def _progress(self, rp: RankProgress, ev: dict) -> tuple[str | None, int | None]:
         kind, message = ev.get("kind"), str(ev.get("message") or "")
-        attrs = _attrs(ev.get("attrs"))
         if kind in PROGRESS_KINDS:
-            step = next((_int(attrs[a]) for a in _STEP_ATTRS if a in attrs), None)
+            step = None if ev["_step"] is None else _int(ev["_step"])
             if kind == "app.progress_bar":  # a bar is its description and its total
                 head = message.split("%|", 1)[0].rstrip("0123456789 ")
-                return f"bar:{head}/{attrs.get('total')}", step
-            total = _int(attrs["total"]) if "total" in attrs else None
+                return f"bar:{head}/{ev['_total']}", step
+            total = None if ev["_total"] is None else _int(ev["_total"])
             if kind == "app.step_metrics" and step is not None and total and step >= total:
                 self.reached_total = True
             return kind, step
@@ -236,7 +254,12 @@ class Progress:
 
     def threshold(self, rp: RankProgress) -> float:
         cadence = rp.cadence() or 0.0
-        return max(self.rule.min_silence_s, self.rule.intervals * cadence)
+        late = max(self.rule.min_silence_s, self.rule.intervals * cadence)
+        if self.stated_timeout_s is None:
+            return late
+        # named before the watchdog fires, yet not on a rank merely a step or two slow
+        return min(late, max(self.rule.timeout_fraction * self.stated_timeout_s,
+                             self.rule.timeout_min_intervals * cadence))
 
     def judge(self, now: float) -> Judgement:
         # a file that names no rank (a pod's log of several ranks, a launcher's) is no rank
@@ -296,12 +319,11 @@ def _behind(ranks: list[RankProgress]) -> tuple[list[RankProgress], list[RankPro
     return list(behind.values()), [rp for k, rp in ahead.items() if k not in behind]
 
 
-def _attrs(raw: object) -> dict[str, str]:
-    if raw is None:
-        return {}
-    if isinstance(raw, dict):
-        return raw
-    return {a["key"]: a["value"] for a in raw}  # type: ignore[index, union-attr]
+def _attr(key: str) -> pl.Expr:
+    """The value of ``key`` in a row's attrs (a list of key/value structs), or null (the
+    last one, where a key came twice, as a dict built from the list would keep)."""
+    return (pl.col("attrs").list.eval(pl.element().filter(pl.element().struct.field("key") == key)
+                                      .struct.field("value")).list.last().cast(pl.String))
 
 
 def _int(value: object) -> int | None:

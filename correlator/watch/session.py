@@ -16,6 +16,9 @@ The job has ended at its launcher's exit line (then once the files are quiet for
 ``idle_s``; Ctrl-C ends the watch the same way. ``final`` is then ``analyze`` on the
 same files: the post-mortem ``analyze`` prints, field for field.
 
+Between two polls, ``run`` waits on a waker (``wake``): a timer, or the filesystem's
+change notifications on a local filesystem; the poll is the same either way.
+
 Time comes from ``clock`` (seconds, monotonic) and ``wall`` (a datetime), both
 injectable, so that tests and the replayer drive a session without sleeping.
 Memory holds the per-rank progress, the alerts and each file's read state: none
@@ -24,6 +27,7 @@ of it grows with the job's length.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections import deque
@@ -41,7 +45,11 @@ from correlator.watch.alerts import Alerts, JobCounts, trigger_mask
 from correlator.watch.follow import Follower, StdinSpool
 from correlator.watch.probe import Probe
 from correlator.watch.progress import PROGRESS_KINDS, Judgement, Progress, Rule
+from correlator.watch.stated import stated_timeout
+from correlator.watch.wake import NOTIFY_TICK_S, FollowMode, PollWaker, Waker, open_waker
 
+# Notify mode: the shortest gap between two wake-ups (module ``wake``).
+MIN_WAKE_GAP_S = 0.25
 # The launcher's last word: the job is over once the files go quiet after it.
 END_KINDS = frozenset({"torchrun.child_failed_error", "torchrun.worker_group_succeeded", "slurm.cancelled",
                        "deepspeed.launcher_exit"})
@@ -58,12 +66,16 @@ _TIMEOUT_SET = re.compile(
 
 @dataclass(frozen=True)
 class WatchOptions:
-    poll_s: float = 2.0  # bench/README.md: 64 ranks at 10 MB/min cost ~5.5% of a core at 1 s, ~3.4% at 2 s
+    # polling: seconds between polls; notifications: the shortest time between two reads
+    # while files keep changing (bench/README.md: a read's parse has a fixed cost)
+    poll_s: float = 2.0
     idle_s: float = 600.0
     settle_s: float = 1.0  # quiet after an error line before the analysis runs
     end_settle_s: float = 3.0  # quiet after the launcher's exit line before the end
     unknown_hold_s: float = 3.0  # a failure no process is named for waits this long for one
     rescan_s: float = 2.0
+    follow: FollowMode = "auto"  # wake.py: notifications on a local filesystem, else polling
+    notify_tick_s: float = NOTIFY_TICK_S  # notify mode: the longest wait with nothing written
     rule: Rule = field(default_factory=Rule)
     rules_dirs: tuple[str, ...] = ()
     ingest: IngestOptions = field(default_factory=IngestOptions)
@@ -131,6 +143,9 @@ class Session:
         self._last_probe: float | None = None
         self._unknown_since: float | None = None
         self._status_key: tuple | None = None
+        self._got = False  # whether it read bytes
+        self._read_at: float | None = None  # when the last poll that read bytes ended
+        self.waker: Waker | None = None
         self.ended: str | None = None
 
     # ------------------------------------------------------------------ one poll
@@ -139,6 +154,9 @@ class Session:
         """One poll; True once the job has ended (``ended`` says why)."""
         now = self.clock()
         poll = self.follower.poll(now)
+        self._got = bool(poll.bytes)
+        if self.waker is not None:
+            self.waker.read(self._got)
         for note in poll.notes:
             self.sink.note(note)
         for rel in poll.restarted:
@@ -190,6 +208,17 @@ class Session:
             for msg in fresh.filter(pl.col("message").str.contains("imeout", literal=True)).get_column("message"):
                 if (found := _timeout(msg)) is not None:
                     self.timeout_s = found
+                    break
+        if self.progress.stated_timeout_s is None:
+            # set, not fired: error lines (the timeout's own) say when it fired
+            said = fresh.filter(pl.col("message").str.contains("(?i)timeout") & ~trigger_mask())
+            for msg in said.get_column("message"):
+                if (found := stated_timeout(msg)) is not None:
+                    self.progress.stated_timeout_s = found
+                    if self.timeout_s is None:
+                        self.timeout_s = found
+                    self.sink.note(f"the logs state a collective timeout of {found:g}s: the silence "
+                                   "rule falls before it")
                     break
         self.progress.see_frame(fresh, now)
 
@@ -284,21 +313,59 @@ class Session:
     # ------------------------------------------------------------------ the loop and the end
 
     def next_poll_in(self) -> float:
-        """Seconds to the next poll: ``poll_s``, or sooner when an analysis falls due
-        (an error's alert should not wait a whole poll more)."""
-        wait = self.opts.poll_s
+        """Seconds to the next poll: the waker's tick (``poll_s`` when polling, the
+        notify tick with notifications), or sooner when an analysis falls due (an
+        error's alert should not wait a whole poll more)."""
+        wait = self.waker.tick_s if self.waker is not None else self.opts.poll_s
         if self._probe_due is not None:
             wait = min(wait, max(0.05, self._probe_due - self.clock()))
         return wait
 
-    def run(self, sleep: Callable[[float], None] = time.sleep) -> Verdict | None:
-        """Poll until the job ends (or Ctrl-C), then the post-mortem (None: nothing was read)."""
+    def run(self, sleep: Callable[[float], None] = time.sleep, before_wait: Callable[[], None] | None = None,
+            waker: Waker | None = None) -> Verdict | None:
+        """Poll until the job ends (or Ctrl-C), then the post-mortem (None: nothing was read).
+        Between polls, the waker's wait (``wake``: a timer, or change notifications);
+        ``before_wait`` runs before each (the CLI redraws its status line)."""
+        self.waker = waker or open_waker(
+            self.opts.follow, self.spool.path if self.spool else self.target, self.opts.poll_s, self.sink.note,
+            sleep=sleep, tick_s=self.opts.notify_tick_s)
         try:
             while not self.step():
-                sleep(self.next_poll_in())
+                if before_wait is not None:
+                    before_wait()
+                self._wait(sleep)
         except KeyboardInterrupt:
             self.ended = "interrupted"
+        finally:
+            self.waker.close()
         return self.final()
+
+    def _wait(self, sleep: Callable[[float], None]) -> None:
+        assert self.waker is not None
+        timeout = self.next_poll_in()
+        start = self.clock()
+        if self._got:  # gaps from a read's end, as the timer's: the read's own time is no gap
+            self._read_at = start
+        try:
+            woke = self.waker.wait(timeout)
+        except (OSError, RuntimeError) as exc:  # the notifier broke while running: poll from now on
+            self.sink.note(f"change notifications failed ({str(exc)[:200] or type(exc).__name__}); "
+                           f"polling every {self.opts.poll_s:g}s")
+            with contextlib.suppress(Exception):
+                self.waker.close()
+            self.waker = PollWaker(self.opts.poll_s, sleep)
+            return
+        if woke is None:
+            return
+        if woke.listing:
+            self.follower.rescan_soon()
+        # a busy job's writes are read once per poll_s (a read's parse has a fixed cost),
+        # and a folder that changes without giving lines (a checkpoint being written
+        # beside the logs) wakes no more than MIN_WAKE_GAP_S apart
+        until = max(start + MIN_WAKE_GAP_S, (self._read_at or -1e18) + self.opts.poll_s)
+        hold = min(until, start + timeout) - self.clock()
+        if hold > 0:
+            sleep(hold)
 
     def final(self) -> Verdict | None:
         """``analyze`` on the same files: the post-mortem."""
