@@ -1317,11 +1317,15 @@ def test_an_nccl_error_chain_without_a_warn_is_a_network_failure(tmp_path, prefi
     assert "socket.cc:512 -> 2" in v.first_deviating.text
 
 
-def test_a_warn_above_the_chain_says_more_than_the_chain(tmp_path):
-    warn = "gpu-c07:7102:7163 [0] NCCL WARN Bootstrap : no socket interface found\n"
-    v = verdict(tmp_path, {"train.log": warn + _chain("gpu-c07", 7102, 0)})
+@pytest.mark.parametrize("warn", [
+    "gpu-c07:7102:7163 [0] NCCL WARN Bootstrap : no socket interface found",
+    # a WARN another source's pattern names (a reset connection reads as c10d's too)
+    "gpu-c07:7102:7163 [0] include/socket.h:421 NCCL WARN Call to recv failed : Connection reset by peer",
+])
+def test_a_warn_above_the_chain_says_more_than_the_chain(tmp_path, warn):
+    v = verdict(tmp_path, {"train.log": warn + "\n" + _chain("gpu-c07", 7102, 0)})
     assert v.root_cause.rule_id != "nccl-transport-error-chain"
-    assert "no socket interface found" in v.first_deviating.text
+    assert "NCCL WARN" in v.first_deviating.text
 
 
 # ---- a line every peer prints alike, and one rank with other values: where it deviated -----
