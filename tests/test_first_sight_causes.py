@@ -1442,14 +1442,6 @@ def test_an_invalid_device_ordinal_is_the_launch_configuration(tmp_path, exc):
     assert v.root_cause.category == "config_error" and not v.initiating.all_ranks
 
 
-def test_a_duplicate_gpu_seen_on_one_rank_is_the_launch_mapping_of_every_rank(tmp_path):
-    # NCCL's own words (values new): two ranks mapped to one GPU; every rank's init fails alike
-    text = ("gpu-07:30112:30112 [1] init.cc:871 NCCL WARN Duplicate GPU detected : rank 3 and rank 1 both on CUDA "
-            "device 81000\ngpu-07:30112:30112 [1] NCCL INFO init.cc:1358 -> 5\n")
-    v = verdict(tmp_path, {"train.log": text})
-    assert v.root_cause.category == "config_error" and v.initiating.all_ranks
-
-
 @pytest.mark.parametrize("mod", ["numpy.core._exceptions", "numpy._core._exceptions"])
 def test_numpys_own_memory_error_is_memory(tmp_path, mod):
     text = ("Traceback (most recent call last):\n  File \"/srv/job/sim.py\", line 40, in build\n"
