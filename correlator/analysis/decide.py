@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from datetime import UTC, datetime
 from itertools import pairwise
 
@@ -198,11 +199,19 @@ def decide(
         # again, not rivals (four ranks' "Duplicate GPU" scored a quarter each and read
         # inconclusive)
         confidence = sum(h.score for h in hyps if h is top or h.category == top.category) / total
+    odd_lines: dict[int, dict] | None = None
+
+    def odd_lines_once() -> dict[int, dict]:  # one scan of the job's set-up lines, asked for twice at most
+        nonlocal odd_lines
+        if odd_lines is None:
+            odd_lines = odd_value_lines(con)
+        return odd_lines
+
     renamed_by_odd_values = False
     if not (all_ranks or external):
         # a launcher's summary names a rank only where nothing concluded "all ranks" or "from outside"
         launcher_names_rank(con, top)
-        renamed_by_odd_values = _odd_values_name_the_mismatched_rank(con, top)
+        renamed_by_odd_values = _odd_values_name_the_mismatched_rank(top, odd_lines_once)
     witness_only = False
     late = None
     if (top.category == "rendezvous" and top.rank is None and top.rule is not None and not known_ranks
@@ -297,7 +306,7 @@ def decide(
         # a line the culprit printed with other values than every peer, before it, is where
         # it began to differ. (Its own error line stays its deviation: an INFO line is no
         # warning.)
-        odd = odd_value_lines(con).get(init_rank)
+        odd = odd_lines_once().get(init_rank)
         # (in another file, a line with no stamp of its own is not known to come first)
         if odd is not None and (_before(odd, fd) or (odd["file"] != fd.file and (fd.ts is None or fd.ts_estimated))):
             verdict.first_deviating = _first_deviating(con, odd)
@@ -305,7 +314,7 @@ def decide(
     return verdict
 
 
-def _odd_values_name_the_mismatched_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> bool:
+def _odd_values_name_the_mismatched_rank(top: Hyp, odd_lines: Callable[[], dict[int, dict]]) -> bool:
     """Ranks that disagree on a collective: whichever noticed reports it (gloo's receiver,
     both sides of a tie), not necessarily the one that ran something else. Where exactly
     one rank printed, before the failure, a line whose values differ from every peer's
@@ -315,7 +324,7 @@ def _odd_values_name_the_mismatched_rank(con: duckdb.DuckDBPyConnection, top: Hy
         return False
     # (a failure with no stamp, or an estimated one, only a lower bound, is not known to come first)
     ev = top.evidence
-    odd = {r: row for r, row in odd_value_lines(con).items()
+    odd = {r: row for r, row in odd_lines().items()
            if ev is None or ev.ts is None or ev.ts_estimated or _before(row, ev)}
     if len(odd) != 1:
         return False
