@@ -288,13 +288,9 @@ def decide(
     elif top.inference == "missing_reporter" and top.evidence is not None:
         # a suspect, not a culprit: the line it cites (its last, else the first report), as
         # the line of whoever printed it
-        ev = top.evidence
         printed_by = con.execute("SELECT any_value(rank) FROM events WHERE file = ? AND line_no = ?",
-                                 [ev.file, ev.line_no]).fetchone()[0]
-        verdict.first_deviating = _first_deviating(con, {
-            "file": ev.file, "line_no": ev.line_no, "line_end": ev.line_end, "rank": printed_by, "node": ev.node,
-            "ts_aligned": ev.ts, "ts_estimated": ev.ts_estimated, "message": ev.text,
-            "why": "the line the inference cites: " + top.notes[0]})
+                                 [top.evidence.file, top.evidence.line_no]).fetchone()[0]
+        verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody, rank=printed_by)
     elif top.inference is not None and init_rank is not None:
         odd = _odd_collective_frame(con, top, init_rank) or first_odd_line(con, init_rank)
         if odd is not None:
@@ -503,10 +499,17 @@ def _pick_first_deviating(candidates: list[dict], top: Hyp, init_rank: int | Non
     return candidates[0] if candidates else None
 
 
-def _evidence_as_first_deviating(con: duckdb.DuckDBPyConnection, top: Hyp, all_ranks: bool) -> FirstDeviating:
+_EVIDENCE_RANK = object()  # the evidence's own rank
+
+
+def _evidence_as_first_deviating(con: duckdb.DuckDBPyConnection, top: Hyp, all_ranks: bool,
+                                 rank: int | object | None = _EVIDENCE_RANK) -> FirstDeviating:
+    """The winner's evidence as the first deviating line (``rank``: the line's, where the
+    evidence carries the rank it blames rather than its printer's)."""
     ev = top.evidence
     assert ev is not None
-    row = {"file": ev.file, "line_no": ev.line_no, "line_end": ev.line_end, "rank": ev.rank, "node": ev.node,
+    row = {"file": ev.file, "line_no": ev.line_no, "line_end": ev.line_end,
+           "rank": ev.rank if rank is _EVIDENCE_RANK else rank, "node": ev.node,
            "ts_aligned": ev.ts, "ts_estimated": ev.ts_estimated, "message": ev.text,
            "why": "every rank printed it: the same failure everywhere (first occurrence)" if all_ranks
            else "the root-cause evidence (no line of this rank deviates from its peers)" if top.inference is None

@@ -14,6 +14,7 @@ No wording is looked for; only which templates the other ranks print.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import duckdb
 
@@ -102,9 +103,7 @@ _WHEN_AND_WHO = re.compile(
 
 def _one_odd(texts: dict[int, str]) -> int | None:
     """The one rank whose text differs from all the others', which all agree."""
-    counts: dict[str, int] = {}
-    for t in texts.values():
-        counts[t] = counts.get(t, 0) + 1
+    counts = Counter(texts.values())
     if len(counts) != 2 or min(counts.values()) != 1:
         return None
     lone = next(t for t, n in counts.items() if n == 1)
