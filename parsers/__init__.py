@@ -11,6 +11,7 @@ from parsers import (
     collect_env,
     deepspeed,
     horovod,
+    hydra,
     kernel,
     kubernetes,
     nccl,
@@ -24,7 +25,7 @@ from parsers import (
 )
 from parsers.base import LEVEL_WORDS, Pattern
 
-MODULES = (nccl, c10d, torchrun, deepspeed, horovod, accelerate, kernel, nvidia_smi, collect_env, slurm, ucx, kubernetes, ray, python, app, process)
+MODULES = (nccl, c10d, torchrun, deepspeed, horovod, accelerate, kernel, nvidia_smi, collect_env, slurm, ucx, kubernetes, ray, hydra, python, app, process)
 PATTERNS: tuple[Pattern, ...] = tuple(p for m in MODULES for p in m.PATTERNS)
 
 __all__ = ["LEVEL_WORDS", "MODULES", "PATTERNS", "Pattern"]

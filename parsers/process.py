@@ -74,6 +74,30 @@ PATTERNS = (
         ),
         near_misses=("memory allocation of 4194304 bytes succeeded after retry",),
     ),
+    # glibc's allocator and the compiler's runtime checks abort the process with one line of
+    # their own (malloc_printerr's texts, __stack_chk_fail, __fortify_fail): native memory
+    # corruption in an extension or the runtime, reported before the SIGABRT that follows
+    Pattern(
+        "process.heap_corruption",
+        triggers=("free(): ", "malloc(): ", "realloc(): ", "munmap_chunk(): ", "malloc_consolidate(): ",
+                  "double free or corruption", "corrupted size vs", "corrupted double-linked list",
+                  "smashing detected", "overflow detected"),
+        regex=(r"(?P<heap_error>(?:free|malloc|realloc|munmap_chunk|malloc_consolidate|_int_free|_int_malloc)"
+               r"\(\): (?:double free|invalid|corrupted|unaligned|memory corruption|unsorted)[^\n]*"
+               r"|double free or corruption \([^)\n]*\)|corrupted size vs\. prev_size[^\n]*"
+               r"|corrupted double-linked list[^\n]*|\*\*\* (?:stack smashing|buffer overflow) detected \*\*\*)"),
+        level="ERROR",
+        examples=(
+            "free(): double free detected in tcache 2",
+            "double free or corruption (!prev)",
+            "munmap_chunk(): invalid pointer",
+            "malloc(): corrupted top size",
+            "corrupted size vs. prev_size",
+            "*** stack smashing detected ***: terminated",
+            "[1,3]<stderr>:free(): invalid pointer",
+        ),
+        near_misses=("free(): 12 GiB available", "malloc(): allocated 4096 bytes", "buffer overflow in tokenizer"),
+    ),
     Pattern(
         "process.nonzero_exit",
         triggers=("exited with code", "exit code", "exit status", "non-zero exit status"),

@@ -1449,3 +1449,168 @@ def test_numpys_own_memory_error_is_memory(tmp_path, mod):
             f"{mod}._ArrayMemoryError: Unable to allocate 745. GiB for an array with shape (447000, 447000) "
             "and data type float32\n")
     assert verdict(tmp_path, {"rank1.log": text}).root_cause.category == "oom"
+
+
+# ---- session 23: causes of rounds D-F's remaining misses, on text they were not written from
+
+def _ranked_console(rank_lines: dict[int, list[str]], tail: list[str]) -> str:
+    """A console the ranks share (``tee -a``): their lines interleaved step by step, then ``tail``."""
+    out = []
+    depth = max(len(v) for v in rank_lines.values())
+    for i in range(depth):
+        for r, lines in sorted(rank_lines.items()):
+            if i < len(lines):
+                out.append(f"2027-03-02T11:04:{10 + i:02d}.{r}00 rank{r}/4 INFO job: {lines[i]}")
+    return "\n".join(out + tail) + "\n"
+
+
+@pytest.mark.parametrize("abort", ["double free or corruption (!prev)", "munmap_chunk(): invalid pointer",
+                                   "malloc(): corrupted top size", "*** stack smashing detected ***: terminated"])
+def test_the_c_librarys_abort_line_is_the_failure_of_the_rank_whose_output_stops_there(tmp_path, abort):
+    steps = [f"iter {i} loss {1.5 - i / 10:.3f}" for i in range(4)]
+    lines = {r: list(steps) for r in range(4)}
+    lines[2] = [*steps[:2], "decoding batch with native resampler"]
+    tail = [abort] + [
+        f"[rank{r}]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer "
+        f"[10.1.0.7]:{31000 + r}" for r in (0, 1, 3)]
+    v = verdict(tmp_path, {"train.log": _ranked_console(lines, tail)})
+    assert v.status == "failed" and v.root_cause.category == "other"
+    assert v.root_cause.rule_id == "native-heap-corruption"
+    assert v.initiating.kind == "rank" and v.initiating.rank == 2
+
+
+def test_an_abort_line_below_the_peers_reports_names_nobody(tmp_path):
+    """Printed after the peers had already reported losing rank 2: not known to be rank 2's."""
+    steps = [f"iter {i} loss 0.5" for i in range(4)]
+    lines = {r: list(steps) for r in range(4)}
+    lines[2] = steps[:2]
+    tail = [f"[rank{r}]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by "
+            f"peer [10.1.0.7]:{31000 + r}" for r in (0, 1, 3)] + ["free(): invalid pointer"]
+    v = verdict(tmp_path, {"train.log": _ranked_console(lines, tail)})
+    assert v.root_cause.rule_id == "native-heap-corruption" and v.initiating.rank != 2
+
+
+@pytest.mark.parametrize("indent", ["", "  ", "        "])
+def test_lines_behind_an_exception_groups_bar_are_read_as_their_own(tmp_path, indent):
+    text = "".join(f"{indent}| {line}\n" for line in [
+        "[rank3]: Traceback (most recent call last):",
+        '[rank3]:   File "/opt/svc/pipeline/reader.py", line 88, in __getitem__',
+        "[rank3]:     blob = open(self.items[i], 'rb').read()",
+        "[rank3]: FileNotFoundError: [Errno 2] No such file or directory: '/mnt/shards/part-00417.bin'",
+    ])
+    v = verdict(tmp_path, {"summary.txt": text})
+    assert v.initiating.rank == 3 and v.root_cause.category in ("data_error", "config_error")
+    assert v.first_deviating is not None and "FileNotFoundError" in v.first_deviating.text
+
+
+@pytest.mark.parametrize("message", [
+    "Error locating target 'recipes.vision.build_webdataset_loader', set env var HYDRA_FULL_ERROR=1 to see chained "
+    "exception.",
+    "Could not override 'optim.lrr'.",
+    "Missing mandatory value: data.train_manifest",
+])
+def test_hydras_compact_error_report_is_the_failure(tmp_path, message):
+    text = (f"Error executing job with overrides: ['trainer.devices=8']\n{message}\nfull_key: data.train\n\n"
+            "Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n")
+    v = verdict(tmp_path, {"launcher.log": text})
+    assert v.status == "failed" and v.root_cause.category == "config_error"
+    assert v.first_deviating is not None and v.first_deviating.text.startswith(message[:20])
+
+
+@pytest.mark.parametrize("message", [
+    "AssertionError: Rank 6: found NaN in local grad norm in backward pass. Device: 6, node: dgx-14",
+    "RuntimeError: The total norm of order 2.0 for gradients from `parameters` is non-finite, so it cannot be "
+    "clipped.",
+    "ValueError: training loss became inf at step 1200",
+    "RuntimeError: loss_scale is too small (6.1e-05), exiting",
+])
+def test_an_exception_that_says_a_value_is_not_finite_is_divergence(message):
+    c = classify_failure(f"Traceback (most recent call last):\n  File \"/w/train.py\", line 3, in step\n    x()\n{message}",
+                         "during_training")
+    assert c is not None and c.category == "nan_divergence"
+
+
+@pytest.mark.parametrize("message", ["KeyError: 'inference'", "ValueError: found 4 unexpected keys in checkpoint",
+                                     "RuntimeError: info is not available"])
+def test_words_near_nan_or_inf_are_not_divergence(message):
+    c = classify_failure(message, "during_training")
+    assert c is None or c.category != "nan_divergence"
+
+
+@pytest.mark.parametrize("warning", [
+    "WARNING [trainer.py:880] (1/8) Grad scale is small: 3.05e-05",
+    "WARNING [loop.py:212] found NaN in gradients of 3 parameters, skipping",
+])
+def test_a_traceback_cut_before_its_exception_takes_its_category_from_the_warning_above(tmp_path, warning):
+    text = (f"2027-01-09 04:12:55,101 INFO [trainer.py:870] (1/8) epoch 3, batch 4400, loss 0.213\n"
+            f"2027-01-09 04:13:01,554 {warning}\n"
+            "Traceback (most recent call last):\n"
+            '  File "/srv/asr/train.py", line 1402, in <module>\n    main()\n'
+            '  File "/srv/asr/train.py", line 1390, in main\n    mp.spawn(run, nprocs=8, join=True)\n')
+    v = verdict(tmp_path, {"log-train.txt": text})
+    assert v.status == "failed" and v.root_cause.category == "nan_divergence"
+    assert v.first_deviating is not None and warning.split("] ", 1)[1][:20] in v.first_deviating.text
+
+
+def test_a_cut_traceback_with_no_warning_above_stays_unplaced(tmp_path):
+    text = ("2027-01-09 04:12:55,101 INFO [trainer.py:870] (1/8) epoch 3, batch 4400, loss 0.213\n"
+            "Traceback (most recent call last):\n"
+            '  File "/srv/asr/train.py", line 1402, in <module>\n    main()\n')
+    v = verdict(tmp_path, {"log-train.txt": text})
+    assert v.root_cause.category != "nan_divergence"
+
+
+@pytest.mark.parametrize("stamp", ["Mar  2 11:04:12", "Nov 30 23:59:59.125", "2027-03-02T11:04:12.5"])
+def test_a_stamp_in_front_of_torchs_rank_prefix_keeps_the_rank(tmp_path, stamp):
+    tb = ["Traceback (most recent call last):", '  File "/w/run.py", line 9, in <module>', "    load()",
+          "AttributeError: Can't get attribute 'SamplerState' on <module 'data.state' from '/w/b/data/state.py'>"]
+    text = "".join(f"{stamp} [rank3]: {line}\n" for line in tb)
+    peer = (f"{stamp} [rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed "
+            "by peer [10.0.0.3]:4410\n")
+    v = verdict(tmp_path, {"rank3.out": text, "rank0.out": peer})
+    # rank 0 only lost its peer: it ran what rank 3 failed at and passed, so the failure is rank 3's own
+    assert v.initiating.kind == "rank" and v.initiating.rank == 3
+    assert v.root_cause.category == "version_mismatch"
+
+
+def test_a_signal_handlers_own_crash_is_the_run_being_stopped_from_outside():
+    text = ("Traceback (most recent call last):\n"
+            '  File "/opt/launch/agent.py", line 210, in wait_all\n    proc.wait()\n'
+            '  File "/opt/launch/agent.py", line 77, in _sigterm_handler\n    os.killpg(pgid, sig)\n'
+            "ProcessLookupError: [Errno 3] No such process\n")
+    c = classify_failure(text, "during_training")
+    assert c is not None and c.category == "killed_by_scheduler" and c.entry.external
+
+
+def test_an_error_the_stream_completed_after_ends_nothing(tmp_path):
+    log = "".join([
+        "2027-02-01 09:00:00.100 [INFO] [worker-rank0] app - ready\n",
+        "2027-02-01 09:00:00.200 [ERROR] [worker-rank0] app - cache disabled ([Errno 28] No space left on device: "
+        "'/tmp/kcache/lock')\n",
+        *[f"2027-02-01 09:00:0{1 + i}.000 [INFO] [worker-rank0] app - step {i + 1}/5 loss 0.{9 - i}\n" for i in range(5)],
+        "2027-02-01 09:00:07.000 [INFO] [worker-rank0] app - training finished: 5 steps\n",
+    ])
+    v = verdict(tmp_path, {"console.log": log})
+    assert v.status == "healthy"
+    # the same error with no completion after it is the failure
+    cut = log.split("2027-02-01 09:00:01")[0]
+    assert verdict(tmp_path / "cut", {"console.log": cut}).status == "failed"
+
+
+@pytest.mark.parametrize("text", [
+    "subprocess.CalledProcessError: Command '['/venv/bin/python', '-u', 'pretrain.py', '--local_rank=5']' died with "
+    "<Signals.SIGSEGV: 11>.",
+    "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGFPE",
+])
+def test_a_child_that_died_of_its_own_fatal_signal_is_a_native_crash(text):
+    c = classify_failure("Traceback (most recent call last):\n  File \"/x/launch.py\", line 9, in main\n    run()\n"
+                         + text, "during_training")
+    assert c is not None and c.category == "other"
+
+
+@pytest.mark.parametrize("field", ["[ds-rank2]", "[worker_rank2]", "[rank2]"])
+def test_a_named_rank_field_in_a_records_head_is_its_rank(tmp_path, field):
+    log = "".join(f"2027-02-01 09:00:0{i}.100 [INFO] {field} app - step {i}/4 loss 0.{9 - i}\n" for i in range(1, 4))
+    v = verdict(tmp_path, {"console.log": log + f"2027-02-01 09:00:05.000 [ERROR] {field} app - "
+                                                   "ValueError: shard index 7 outside 0..6\n"})
+    assert v.initiating.rank == 2

@@ -15,7 +15,7 @@ from itertools import pairwise
 
 import duckdb
 
-from correlator.analysis.classifier import classify_failure
+from correlator.analysis.classifier import Classification, Phase, classify_failure
 from correlator.analysis.evidence import cite, epoch, one, rows
 from correlator.analysis.first_odd import first_odd_line, odd_value_lines
 from correlator.analysis.hypotheses import (
@@ -29,6 +29,7 @@ from correlator.analysis.hypotheses import (
     same_error_everywhere,
     says_what_failed,
     score,
+    stopped_rank_printed_it,
     why_not,
     with_message,
 )
@@ -97,7 +98,13 @@ def decide(
         con,
         """SELECT f.*, d.n_ranks FROM findings f
            LEFT JOIN template_spread d ON d.template = f.template
-           WHERE f.role = 'root' ORDER BY coalesce(f.ts_aligned, f.ts_bound) NULLS LAST, f.file, f.line_no""",
+           WHERE f.role = 'root'
+             -- a cause its own stream said it completed after (a caught and logged error, a
+             -- retried write) ended nothing
+             AND NOT EXISTS (SELECT 1 FROM stream_completion c
+                             WHERE c.file = f.file AND c.rank IS NOT DISTINCT FROM f.printed_by
+                               AND c.last_line > coalesce(f.line_end, f.line_no))
+           ORDER BY coalesce(f.ts_aligned, f.ts_bound) NULLS LAST, f.file, f.line_no""",
     )
     collateral_rows = rows(
         con, "SELECT * FROM findings f WHERE role = 'collateral' AND NOT EXISTS (SELECT 1 FROM survived_findings s "
@@ -211,6 +218,7 @@ def decide(
     if not (all_ranks or external):
         # a launcher's summary names a rank only where nothing concluded "all ranks" or "from outside"
         launcher_names_rank(con, top)
+        stopped_rank_printed_it(con, top, hyps)
         renamed_by_odd_values = _odd_values_name_the_mismatched_rank(top, odd_lines_once)
     witness_only = False
     late = None
@@ -306,6 +314,12 @@ def decide(
         # (in another file, a line with no stamp of its own is not known to come first)
         if odd is not None and (_before(odd, fd) or (odd["file"] != fd.file and (fd.ts is None or fd.ts_estimated))):
             verdict.first_deviating = _first_deviating(con, odd)
+    warned = top.warned_at
+    if warned is not None and (verdict.first_deviating is None or _before(warned, verdict.first_deviating)):
+        # the warning that says what the failure was (the failure's own text did not) is where it began
+        verdict.first_deviating = _first_deviating(con, {
+            **warned, "subject_rank": None,
+            "why": "the failure's own lines say nothing of its cause; this warning above it does"})
     _no_later_than_the_first_report(con, verdict, top, root_rows, init_rank)
     return verdict
 
@@ -675,9 +689,49 @@ def _classify(con: duckdb.DuckDBPyConnection, h: Hyp) -> None:
     assert h.evidence is not None
     phase = phase_of(con, h.evidence.ts, h.evidence.file, h.evidence.line_no)
     c = classify_failure(h.evidence.text, phase)
+    if c is None:
+        c = _classify_by_warnings_before(con, h, phase)
     if c is not None:
         h.category = c.category
         h.classification = c
+
+
+# how far above a failure that says nothing of itself its stream's warnings are read
+WARNINGS_BEFORE_S = 300
+WARNINGS_BEFORE_LINES = 200
+
+
+def _classify_by_warnings_before(con: duckdb.DuckDBPyConnection, h: Hyp, phase: Phase | None) -> Classification | None:
+    """A failure whose own text places it nowhere (a traceback cut before its exception line,
+    a bare exit) takes its category from what its stream warned of just before it (a loss
+    scale collapsing, a NaN found, a file missing): the first deviating warning says what the
+    failure was, where the failure does not. Only what the warning's meaning places (its
+    message or errno), never a wait or a lost peer (those name someone else)."""
+    assert h.evidence is not None
+    ev = h.evidence
+    found = rows(
+        con,
+        """SELECT * FROM events
+           WHERE file = ? AND line_no < ? AND line_no >= ? AND level IN ('WARNING', 'ERROR', 'CRITICAL')
+             AND (rank IS NULL OR ? IS NULL OR rank = ?)
+             AND (ts_aligned IS NULL OR ?::TIMESTAMPTZ IS NULL
+                  OR ts_aligned >= ?::TIMESTAMPTZ - to_seconds(?))
+           ORDER BY line_no""",
+        [ev.file, ev.line_no, ev.line_no - WARNINGS_BEFORE_LINES, h.rank, h.rank,
+         _ts_or_none(h.ts), _ts_or_none(h.ts), WARNINGS_BEFORE_S],
+    )
+    for row in found:
+        c = classify_failure(row["message"], phase)
+        if c is not None and not c.entry.echo and {"message", "errno"} & set(c.entry.basis):
+            h.notes.append("its own text says nothing of its cause; its stream warned just before: "
+                           + row["message"][:160])
+            h.warned_at = row
+            return c
+    return None
+
+
+def _ts_or_none(ts: float | None) -> datetime | None:
+    return None if ts is None else datetime.fromtimestamp(ts, UTC)
 
 
 def _second_opinion(con: duckdb.DuckDBPyConnection, top: Hyp, rc: RootCause) -> None:
@@ -726,6 +780,15 @@ def _deterministic_everywhere(con: duckdb.DuckDBPyConnection, top: Hyp, hyps: li
     others = {h.category for h in hyps[1:] if h.rank is not None and h.rank != top.rank and h.rule is not None}
     if others - {top.category}:
         return False
+    if top.rank is not None:
+        # another rank that only waited for it (its peer gone, its wait run out) ran the check
+        # and passed it: the failure was this rank's own (its own stale checkout, its own file)
+        waited = con.execute(
+            "SELECT count(*) FROM findings WHERE role = 'collateral' AND rank IS NOT NULL AND rank <> ?",
+            [top.rank],
+        ).fetchone()[0]
+        if waited and top.n_ranks_same < 2:
+            return False
     trained = con.execute(
         "SELECT count(*) FROM stream_progress WHERE rank IS NOT NULL AND rank IS DISTINCT FROM ?", [top.rank]
     ).fetchone()[0]

@@ -68,6 +68,7 @@ class Hyp:
     score: float = 0.0
     inference: str | None = None  # the cross-rank inference that proposed it (inferences.sql)
     classification: Classification | None = None  # the general classifier's reading of a rule-less failure
+    warned_at: dict | None = None  # the warning above it that gave its category (its own text gave none)
 
 
 def hypotheses(
@@ -408,6 +409,34 @@ def launcher_names_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> None:
         top.rank = local
         top.notes.append(f"the launcher names local rank {local}; the logs show one node and no rank beyond "
                          f"its workers, so it is rank {local} (on a job of several nodes it would not be)")
+
+
+def stopped_rank_printed_it(con: duckdb.DuckDBPyConnection, top: Hyp, hyps: list[Hyp]) -> None:
+    """An unattributed winner (glibc's abort line, a runtime's fatal line, printed with no
+    rank into a console the ranks share) is the rank that fell silent while its peers
+    reported echoes, where it stands in the same file after that rank's last line and
+    before the first echo: printed as the rank stopped, before its peers noticed. Not for a
+    job-wide winner."""
+    if (top.rank is not None or top.node is not None or top.evidence is None
+            or (top.rule is None and top.classification is None)
+            or (top.rule is not None and top.rule.rule.scope == "job") or top.n_ranks_same >= 2):
+        return
+    odd = [h for h in hyps if h.inference == "odd_one_out" and h.rank is not None and h.evidence is not None]
+    if len(odd) != 1:
+        return
+    last = odd[0].evidence
+    assert last is not None
+    if last.file != top.evidence.file or last.line_no >= top.evidence.line_no:
+        return
+    echoes_before = con.execute(
+        "SELECT count(*) FROM findings WHERE role = 'collateral' AND file = ? AND line_no > ? AND line_no < ?",
+        [last.file, last.line_no, top.evidence.line_no],
+    ).fetchone()[0]
+    if echoes_before:
+        return
+    top.rank = odd[0].rank
+    top.notes.append(f"printed without a rank after rank {top.rank}'s last line and before its peers reported "
+                     "losing it (it is the one rank whose peers did): printed as it stopped")
 
 
 def _only_node_local_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> int | None:

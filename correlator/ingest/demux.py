@@ -50,12 +50,14 @@ PREFIXES: tuple[Prefix, ...] = (
     Prefix("rank", r"^\[rank(?P<rank>\d+)\]: ?", "["),
     # a platform's own stamp before torch's "[rankN]:" (a job console that stamps each line);
     # one to the minute only (`2025-02-18 12:54 [rank13]:`, NVIDIA/nccl#1610) is too coarse
-    # to be the line's time and is dropped, the rank kept
+    # to be the line's time and is dropped, the rank kept; so is a stamp without a year
+    # (moreutils `ts`, syslog: `Dec 06 05:12:48 [rank1]:`), which the line's neighbours date
     Prefix(
         "stamp_rank",
-        r"^(?:(?P<wrapper_ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d+)?)|\d{4}-\d\d-\d\d \d\d:\d\d)"
+        r"^(?:(?P<wrapper_ts>\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)|\d{4}-\d\d-\d\d \d\d:\d\d"
+        r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?)"
         r" \[rank(?P<rank>\d+)\]: ?",
-        "0123456789",
+        "0123456789ADFJMNOS",
     ),
     Prefix(
         "openmpi",
@@ -78,6 +80,10 @@ PREFIXES: tuple[Prefix, ...] = (
     Prefix("skypilot_task", r"^\([\w.-]+, pid=(?P<pid>\d+)\) ", "("),
     # Lightning's rank_prefixed_message: "[rank: 1] Seed set to 42" (the global rank)
     Prefix("lightning_rank", r"^\[rank: (?P<rank>\d+)\] ", "["),
+    # the bar in front of the lines of a Python 3.11+ exception group's members ("  | ValueError: x",
+    # "    | [rank0]: Traceback ...") and of a runner's boxed excerpt of a child's output: the
+    # line is the member's own
+    Prefix("group_bar", r"^ *\| ", " |"),
     Prefix("srun_label", r"^ *(?P<task>\d+): ", " 0123456789"),
     # a runner that tags each child's lines with its name and stream (milabench:
     # "opt-1_3b.0 [stderr] ..."): the name is a run's, not a host's or a rank's
@@ -150,7 +156,7 @@ _RANK_NO = r"rank[ :=_]?(\d{1,6})(?: ?/ ?\d{1,6})?"
 # a bracketed field closes right after its number ("[Rank 0 Error Snippet]:" is a heading);
 # a bare one ends at a separator
 _HEAD_RANK = (
-    _STAMP_HEAD + r"\[" + _RANK_NO + r"\]",
+    _STAMP_HEAD + r"(?:\[\w{1,12}\] )?\[(?:[A-Za-z]\w{0,11}[-_])?" + _RANK_NO + r"\]",
     _STAMP_HEAD + r"\(" + _RANK_NO + r"\)",
     _STAMP_HEAD + r"<" + _RANK_NO + r">",
     # a field of a record whose fields are separated by "|" ("<stamp> | INFO | mod:146 | rank 2 | ...")
