@@ -34,6 +34,23 @@ def _fingerprint(prefix: str) -> str:
 
 
 PATTERNS = (
+    # DDP's construction compares every rank's parameter count (_verify_param_shape_across_processes):
+    # each rank names the first peer whose count differs from its own, so the rank that built
+    # another model is the one the others name
+    Pattern(
+        "c10d.ddp_model_mismatch",
+        triggers=("DDP expects same model across all ranks",),
+        regex=(r"DDP expects same model across all ranks, but Rank (?P<reporting_rank>\d+) has (?P<own_params>\d+) "
+               r"params, while rank (?P<inconsistent_rank>\d+) has inconsistent (?P<peer_params>\d+) params"),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "RuntimeError: DDP expects same model across all ranks, but Rank 0 has 4 params, while rank 1 has "
+            "inconsistent 6 params.",
+            "[rank3]: RuntimeError: DDP expects same model across all ranks, but Rank 3 has 170 params, while rank 0 "
+            "has inconsistent 171 params.",
+        ),
+    ),
     Pattern(
         "c10d.cpp_log",
         envelope=True,

@@ -37,14 +37,14 @@ PATTERNS = (
         triggers=("Traceback (most recent call last):", 'File "', "Error: ", "Exception: ", "Error:\n"),
         regex=(
             # (a log record's line may come first: logger.exception's, above a header or a frame)
-            r'(?s)^(?:(?:.*Traceback \(most recent call last\):|(?:\S[^\n]*\n)?\s*File "[^\n]*", line \d+).*\n)?'
+            r'(?s)^(?:(?:.*Traceback \(most recent call last\):|(?:[^\n]*\n){0,3}?\s*File "[^\n]*", line \d+).*\n)?'
             # the message may go on over indented lines (a wrapped paste, pydantic's field list);
             # one that is empty or ends in ":" goes on below, unindented, for a few lines
             # (fold.py's message_below: "AssertionError:" then the driver's complaint)
             r"(?P<exc_type>[A-Za-z_][\w.]*)(?:: (?P<exc_msg>[^\n]*[^:\s][ \t]*)"
             r"|:(?P<exc_msg_open>[^\n]*:)?[ \t]*(?:\n[^\n]+){1,8}|: ?[^\n]*)?"
             r"(?:\n[ \t]+[^\n]*)*\s*$"
-            r'|^.*Traceback \(most recent call last\):\s*\n\s*File |^(?:\S[^\n]*\n)?\s*File "[^\n]*", line \d+, in '
+            r'|^.*Traceback \(most recent call last\):\s*\n\s*File |^(?:[^\n]*\n){0,3}?\s*File "[^\n]*", line \d+, in '
         ),
         source=SOURCE,
         level="ERROR",
@@ -53,6 +53,9 @@ PATTERNS = (
             "  File \"train.py\", line 12, in <module>\n    main()\nValueError: bad",
             "Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>",
             "  File \"train.py\", line 12, in <module>\n    main()",
+            # (an interleaved console's part of a rank's traceback that begins at a caret line)
+            "           ^^^^^^^^^^^\n  File \"model.py\", line 9, in build\n    assert n % pp == 0\nAssertionError: bad",
+            "    return f(x)\n           ^^^^\n  File \"m.py\", line 3, in f\n    x.y\nAttributeError: 'M' object has no attribute 'y'",
             "FileExistsError: [Errno 17] File exists: '/x'",
             "ValueError:\nYou selected an invalid strategy name: `strategy=None`.",
             "AssertionError: \nThe NVIDIA driver on your system is too old (found version 10010).\n"

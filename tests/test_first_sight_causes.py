@@ -1614,3 +1614,141 @@ def test_a_named_rank_field_in_a_records_head_is_its_rank(tmp_path, field):
     v = verdict(tmp_path, {"console.log": log + f"2027-02-01 09:00:05.000 [ERROR] {field} app - "
                                                    "ValueError: shard index 7 outside 0..6\n"})
     assert v.initiating.rank == 2
+
+
+# ---- session 23, after round G's first sight: causes its misses showed, on other text
+
+def _ddp_check(rank: int, own: int, peer: int, peer_count: int) -> str:
+    return (f"[rank{rank}]: RuntimeError: DDP expects same model across all ranks, but Rank {rank} has {own} params, "
+            f"while rank {peer} has inconsistent {peer_count} params.\n")
+
+
+@pytest.mark.parametrize(("world", "odd"), [(3, 1), (4, 2), (5, 0)])
+def test_the_rank_every_peers_ddp_check_names_is_the_odd_model(tmp_path, world, odd):
+    files = {}
+    for r in range(world):
+        if r == odd:
+            peer = 1 if odd == 0 else 0
+            files[f"rank{r}.log"] = _ddp_check(r, 171, peer, 170)
+        else:
+            files[f"rank{r}.log"] = _ddp_check(r, 170, odd, 171)
+    v = verdict(tmp_path, files)
+    assert v.root_cause.category == "config_error" and v.initiating.kind == "rank" and v.initiating.rank == odd
+
+
+def test_two_ranks_whose_ddp_checks_name_each_other_name_no_culprit(tmp_path):
+    v = verdict(tmp_path, {"rank0.log": _ddp_check(0, 12, 1, 14), "rank1.log": _ddp_check(1, 14, 0, 12)})
+    assert v.status == "failed" and v.root_cause.category == "config_error"
+    assert v.initiating.kind == "unknown" and not v.initiating.all_ranks
+
+
+@pytest.mark.parametrize("prefix", ["[{r}] ", "[{r}]<stderr>:", "[rank={r}] "])
+def test_horovod_and_determined_rank_tags_name_the_rank(tmp_path, prefix):
+    tb = ["Traceback (most recent call last):", '  File "/srv/fit.py", line 77, in <module>', "    fit()",
+          "KeyError: 'label_smoothing'"]
+    lines = [prefix.format(r=0) + "epoch 1 step 10 loss 0.51"] + [prefix.format(r=3) + t for t in tb]
+    v = verdict(tmp_path, {"horovod.log": "\n".join(lines) + "\n"})
+    assert v.initiating.rank == 3 or (v.initiating.all_ranks is False and v.root_cause.evidence.rank == 3)
+
+
+def test_gnu_parallels_tag_is_peeled_off_and_the_records_rank_read(tmp_path):
+    rows = []
+    for step in range(3):
+        for r in range(3):
+            rows.append(f"{r} conf/run-{r}.yaml\t2027-01-05 10:00:0{step},{r}00 INFO [rank {r}] fit: step {step} loss 0.4")
+    rows.append("2 conf/run-2.yaml\t2027-01-05 10:00:05,000 ERROR [rank 2] fit: failed")
+    rows.append("2 conf/run-2.yaml\tTraceback (most recent call last):")
+    rows.append('2 conf/run-2.yaml\t  File "/w/fit.py", line 9, in <module>')
+    rows.append("2 conf/run-2.yaml\tValueError: shard 2 is empty")
+    v = verdict(tmp_path, {"parallel.log": "\n".join(rows) + "\n"})
+    assert v.initiating.rank == 2 and "shard 2 is empty" in v.root_cause.evidence.text
+
+
+def test_a_tab_after_a_records_stamp_is_no_tag(tmp_path):
+    line = "2023-01-17 17:21:35,509\tERROR trial_runner.py:980 -- Trial TorchTrainer_b13e7_00000: Error processing event.\n"
+    ev = verdict(tmp_path, {"ray.log": line}).root_cause
+    assert ev is not None and ev.evidence is not None and ev.evidence.ts is not None
+
+
+@pytest.mark.parametrize("text", [
+    "RuntimeError: Index 7 of input takes value 64001 which is not in the valid range [0, 64000)",
+])
+def test_an_embedding_bag_index_past_the_table_is_data(text):
+    tb = ("Traceback (most recent call last):\n  File \"/env/torch/nn/functional.py\", line 2822, in embedding_bag\n"
+          "    ret = torch.embedding_bag(\n" + text)
+    c = classify_failure(tb, "during_training")
+    assert c is not None and c.category == "data_error"
+
+
+def test_an_error_raised_inside_torchruns_rendezvous_is_a_rendezvous_failure():
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/py/site-packages/torch/distributed/elastic/rendezvous/dynamic_rendezvous.py", line 1122, in '
+          "next_rendezvous\n    self._op_executor.run(join_op, deadline)\n"
+          "socket.gaierror: [Errno -2] Name or service not known\n")
+    c = classify_failure(tb, "before_training")
+    assert c is not None and c.category == "rendezvous"
+
+
+def test_ucx_s_own_error_line_is_a_network_failure(tmp_path):
+    line = ("[1714000000.101] [gpu-07:4410:0]        sock.c:325  UCX  ERROR   connect(fd=41, dest_addr=10.9.0.3:40211) "
+            "failed: No route to host\n")
+    v = verdict(tmp_path, {"job.err": "starting workers\n" + line})
+    assert v.status == "failed" and v.root_cause.category == "nccl_network"
+
+
+def test_the_first_of_two_causes_a_rank_printed_together_wins():
+    """A thread limit hit, then (in the same second, further down) the report of the worker that
+    died of it: both say what failed; the one printed first is the cause."""
+    from correlator.analysis.hypotheses import Hyp, score
+    from correlator.verdict import Evidence
+
+    def hyp(text: str, line_no: int) -> Hyp:
+        c = classify_failure(text, "during_training")
+        assert c is not None
+        ev = Evidence(file="console.log", line_no=line_no, line_end=line_no, rank=2, node=None, ts=None,
+                      ts_estimated=False, text=text)
+        return Hyp(rule=None, category=c.category, rank=2, node=None, ts=1000.0, evidence=ev, base=1.0,
+                   classification=c)
+
+    first = hyp("RuntimeError: can't start new thread", 12)
+    second = hyp("RuntimeError: unable to allocate shared memory(shm) for file </torch_9_1_0>: Resource temporarily "
+                 "unavailable (11)", 30)
+    hyps = [second, first]
+    score(hyps, {}, [], 4)
+    assert first.category != second.category and first.score > second.score
+    # printed the other way round, the other one wins
+    first.evidence.line_no, second.evidence.line_no = 30, 12
+    score(hyps, {}, [], 4)
+    assert second.score > first.score
+
+
+def test_a_traceback_cut_on_one_rank_yields_to_one_that_says_what_failed(tmp_path):
+    """An srun console: rank 1's part of its traceback begins at a caret line, rank 5's is
+    cut before its exception line."""
+    lines = [
+        ' 5: [rank5]:   File "/opt/lib/trainer.py", line 46, in run',
+        " 5: [rank5]:     return launch(fn)",
+        " 1: [rank1]:                 ^^^^^^^^^^^^^",
+        ' 1: [rank1]:   File "/opt/lib/blocks.py", line 110, in layers_per_stage',
+        " 1: [rank1]:     assert n_layers % n_stages == 0",
+        " 1: [rank1]: AssertionError: n_layers must be divisible by pipeline stages",
+        " 5: [rank5]:            ^^^^^^^^^^",
+    ]
+    v = verdict(tmp_path, {"slurm-77.out": "\n".join(lines) + "\n"})
+    assert v.root_cause.category == "config_error"
+    assert "divisible" in v.root_cause.evidence.text
+
+
+def test_torchruns_sigkill_report_takes_the_rank_ncll_printed_for_that_pid(tmp_path):
+    nccl = "".join(f"box7:{5100 + r}:{5200 + r} [{r}] NCCL INFO comm 0x7f{r}0 rank {r} nranks 4 cudaDev {r} "
+                   f"nvmlDev {r} busId {r + 1}000 commId 0x11 - Init COMPLETE\n" for r in range(4))
+    agent = ("E0301 10:00:00.000000 140000 torch/distributed/elastic/multiprocessing/api.py:826] failed (exitcode: -9) "
+             "local_rank: 1 (pid: 5101) of binary: /usr/bin/python3\n")
+    v = verdict(tmp_path, {"console.log": nccl + agent})
+    assert v.initiating.rank == 1 and v.root_cause.category == "oom"
+
+
+def test_torchs_lazy_device_check_is_an_invalid_device_too(tmp_path):
+    text = ("[rank5]: torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: "
+            "device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at \"../aten/src/ATen/cuda/CUDAContext.cpp\":50\n")
+    assert verdict(tmp_path, {"err.log": text}).root_cause.category == "config_error"

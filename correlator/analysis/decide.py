@@ -242,6 +242,12 @@ def decide(
             and (top.rank is not None or top.node is not None)):
         witness_only = True
         top.notes.append("the line is a wait or a lost peer: whoever printed it was waiting on another process")
+    if top.reporters and any(h is not top and h.rule is top.rule and h.rank != top.rank
+                             and h.score >= top.score - 1e-9 for h in hyps):
+        # two ranks name each other alike (each one's check names the other as the odd one):
+        # the lines cannot say which of them differs
+        witness_only = True
+        top.notes.append("the ranks' reports name each other alike: which one is odd is not in the logs")
     if top.inference == "missing_reporter":
         # absence alone: the rank is the suspect to look at first, not established (the
         # missing report may be a cut paste, or the rank may have printed it elsewhere)
@@ -694,8 +700,14 @@ def _classify(con: duckdb.DuckDBPyConnection, h: Hyp) -> None:
     if c is not None:
         h.category = c.category
         h.classification = c
+        if {"message", "errno"} & set(c.entry.basis) and not c.entry.echo:
+            # what the error says places it as surely as a rule's signature would: its prior is
+            # a rule's, not an unknown error's (a thread limit hit first, then the DataLoader's
+            # report of its dead worker: the first, not the rule that knows the second)
+            h.base = max(h.base, CLASSIFIED_BASE)
 
 
+CLASSIFIED_BASE = 1.0  # the prior of an error the classifier placed by its message or errno
 # how far above a failure that says nothing of itself its stream's warnings are read
 WARNINGS_BEFORE_S = 300
 WARNINGS_BEFORE_LINES = 200
@@ -767,6 +779,8 @@ def _deterministic_everywhere(con: duckdb.DuckDBPyConnection, top: Hyp, hyps: li
         return False
     if top.rule is not None and top.rule.rule.scope != "job" and top.n_ranks_same < 2:
         return False  # a rule about one rank's own state (a short batch, a bad sample) is not everywhere
+    if top.reporters:
+        return False  # other ranks' lines name this one: it is about that rank, not every rank
     phase = phase_of(con, top.evidence.ts, top.evidence.file, top.evidence.line_no)
     if phase == "during_training":
         return False

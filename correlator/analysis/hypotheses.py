@@ -31,7 +31,7 @@ from correlator.analysis.evidence import cite, epoch, one, rows, sql_file
 from correlator.analysis.flight_recorder import create_fr_inferences
 from correlator.analysis.outcome import phase_of
 from correlator.analysis.rulebook import LoadedRule
-from correlator.verdict import Evidence
+from correlator.verdict import Evidence, ranges
 
 SIMULTANEOUS_S = 2.0  # stamps this close are "at the same time" (1 s stamps, tee lag)
 
@@ -69,6 +69,7 @@ class Hyp:
     inference: str | None = None  # the cross-rank inference that proposed it (inferences.sql)
     classification: Classification | None = None  # the general classifier's reading of a rule-less failure
     warned_at: dict | None = None  # the warning above it that gave its category (its own text gave none)
+    reporters: int = 0  # other ranks whose lines name this rank (a rule that blames someone else)
 
 
 def hypotheses(
@@ -91,6 +92,13 @@ def hypotheses(
     for r in root_rows:
         if r["rank"] is None:
             ranks_per_rule[r["rule_id"]].add(("node", r["node"]))
+    # reporters per blamed rank, for the rules whose line names someone else: several peers
+    # naming the same rank (each rank's DDP check naming the one whose model differs) say more
+    # than one
+    reporters: dict[tuple, set] = defaultdict(set)
+    for r in root_rows:
+        if r["rank"] is not None and r.get("printed_by") is not None and r["printed_by"] != r["rank"]:
+            reporters[(r["rule_id"], r["rank"])].add(r["printed_by"])
     for r in root_rows:
         lr = by_id[r["rule_id"]]
         key = (r["rule_id"], r["rank"], r["node"] if r["rank"] is None else None)
@@ -103,6 +111,11 @@ def hypotheses(
         )
         if r["ts_aligned"] is None and r.get("ts_bound") is not None:
             hyps[key].notes.append("no wall-clock stamp: placed no later than the failure it caused")
+        named_by = reporters.get((r["rule_id"], r["rank"]), set())
+        hyps[key].reporters = len(named_by)
+        if len(named_by) > 1:
+            hyps[key].base *= 1 + 0.5 * (len(named_by) - 1)
+            hyps[key].notes.append(f"named by {len(named_by)} ranks' reports ({ranges(sorted(named_by))})")
     # An all-ranks failure is one hypothesis, not one per rank: the same root
     # signature on every known rank, close together in (aligned) time.
     first_step = con.execute("SELECT min(first) FROM last_progress").fetchone()[0]
@@ -110,6 +123,8 @@ def hypotheses(
         if len(known_ranks) < 2 or len(ranks) < len(known_ranks):
             continue
         group = [h for k, h in hyps.items() if k[0] == rule_id]
+        if any(h.reporters for h in group):
+            continue  # the ranks' lines name each other: whom they name is the question, not "all"
         times = [h.ts for h in group if h.ts is not None]
         if times and max(times) - min(times) > ALL_RANKS_WINDOW_S:
             continue  # the same failure at different times: per-rank hypotheses compete
@@ -141,6 +156,11 @@ def hypotheses(
         # among echoes, a traceback the paste cut before its exception line names no failure of
         # its own (on a waiting rank it is as likely that wait's raise): the echoes decide
         unexplained = [c for c in unexplained if says_what_failed(con, c)]
+    elif len(unexplained) > 1 and not says_what_failed(con, unexplained[0]):
+        # one rank's traceback cut before its exception line, another rank's that says what
+        # failed: the one that says it is the failure to name (the cut one is as likely the
+        # same failure, or that rank's echo of it)
+        unexplained = [c for c in unexplained if says_what_failed(con, c)] or unexplained
     if unexplained:
         d = with_message(con, unexplained[0])
         is_tb = "Traceback (most recent call last)" in d["message"]
@@ -326,6 +346,43 @@ def score(hyps: list[Hyp], by_id: dict[str, LoadedRule], collateral_rows: list[d
                 # the same failure on several ranks is less specific to this one
                 s *= 1.0 / (1.0 + math.log(h.n_ranks_same))
         h.score = s
+    _earlier_in_its_stream(hyps)
+
+
+def _placed(h: Hyp) -> bool:
+    """A hypothesis whose evidence says what failed: a rule's signature, or an error the
+    classifier placed by its message or errno (not a wait, a lost peer, a bare type)."""
+    if h.rule is not None:
+        return h.rule.rule.role == "root"
+    c = h.classification
+    return c is not None and not c.entry.echo and bool({"message", "errno"} & set(c.entry.basis))
+
+
+def _printed_before(a: Hyp, b: Hyp) -> bool:
+    """``a``'s line came before ``b``'s: above it in one file; else by stamp, where an equal
+    stamp that ``b`` only inherited (a traceback printed after the stamped line above it) is
+    no earlier than ``a``'s own."""
+    ea, eb = a.evidence, b.evidence
+    assert ea is not None and eb is not None and a.ts is not None and b.ts is not None
+    if ea.file == eb.file:
+        return ea.line_no < eb.line_no
+    return a.ts < b.ts or (a.ts == b.ts and eb.ts_estimated and not ea.ts_estimated)
+
+
+def _earlier_in_its_stream(hyps: list[Hyp]) -> None:
+    """Two causes on one rank, printed together: the one printed first is what happened
+    first, the other most often its consequence (a thread limit hit, then the DataLoader's
+    report of the worker that died of it). Where both say what failed, the later one yields."""
+    placed = [h for h in hyps if h.rank is not None and h.evidence is not None and h.inference is None
+              and h.ts is not None and _placed(h)]
+    for later in placed:
+        assert later.evidence is not None and later.ts is not None
+        first = [h for h in placed if h is not later and h.rank == later.rank and h.category != later.category
+                 and abs(later.ts - h.ts) <= SIMULTANEOUS_S and _printed_before(h, later)]
+        if first:
+            later.score *= 0.6
+            later.notes.append(f"rank {later.rank} printed another cause just above it "
+                               f"(line {first[0].evidence.line_no}): most often this is its consequence")
 
 
 def why_not(h: Hyp, winner: Hyp) -> str:

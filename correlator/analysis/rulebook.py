@@ -479,10 +479,13 @@ def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
         return (
             # the table's own rank, else the rank ingest learned for the child's pid
             # (attribute.sql's torchrun_children), else the agent's table entry for that pid,
+            # else the rank whose own lines carry that pid (NCCL's "host:pid:tid ... rank 2"),
             # else a rank of that local rank on the node
             f"coalesce(TRY_CAST({alias}.attrs['failed_rank'] AS INTEGER), TRY_CAST({alias}.attrs['child_rank'] AS INTEGER), "
             f"(SELECT any_value(c.rank) FROM blame_child c WHERE c.file = {alias}.file "
             f"AND c.pid = TRY_CAST({alias}.attrs['child_pid'] AS INTEGER)), "
+            f"(SELECT any_value(x.rank) FROM blame_pid x "
+            f"WHERE x.pid = TRY_CAST({alias}.attrs['child_pid'] AS INTEGER) AND {same_node}), "
             f"(SELECT any_value(x.rank) FROM blame_local x "
             f"WHERE x.local_rank = TRY_CAST({val} AS INTEGER) AND {same_node}))"
         )

@@ -38,6 +38,7 @@ class Prefix:
 
 
 _HOSTNAME = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"
+_ANY_FIRST = "".join(chr(c) for c in range(33, 127))
 
 PREFIXES: tuple[Prefix, ...] = (
     Prefix(
@@ -67,6 +68,10 @@ PREFIXES: tuple[Prefix, ...] = (
     # mpirun --xml: every line an element of its own ('<stderr rank="2">...&#010;</stderr>'); the
     # element's close stays on the line (a suffix, that no anchored pattern reads)
     Prefix("openmpi_xml", r'^<(?:stdout|stderr) rank="(?P<rank>\d+)">', "<"),
+    # horovodrun's own rank tag on its workers' lines ("[1] Traceback ...", "[1]<stderr>:..."), and
+    # Determined's wrap_rank.py ("[rank=2] ..."): the global rank
+    Prefix("horovod_rank", r"^\[(?P<rank>\d{1,5})\](?:<(?:stdout|stderr)>:| )", "["),
+    Prefix("determined_rank", r"^\[rank=(?P<rank>\d{1,5})\] ", "["),
     Prefix("torchrun_tee", r"^\[(?:[A-Za-z_][A-Za-z_-]*?)(?P<local_rank>\d+)\]:", "["),
     # a launcher's "[host:N]:" tag (as a SkyPilot job prints it: "[nccl-e9ef-7d4f-0:3]:"): the
     # host is read; whether N is a local or a global rank the tag does not say, so it is not
@@ -89,6 +94,11 @@ PREFIXES: tuple[Prefix, ...] = (
     # "opt-1_3b.0 [stderr] ..."): the name is a run's, not a host's or a rank's
     Prefix("stream_tag", r"^[\w][\w.-]* \[(?:stdout|stderr)\] ",
            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"),
+    # GNU parallel --tag (and --tagstring): the job's arguments, then a TAB, before each line of
+    # its output ("0 configs/base.json\t2026-12-06 08:18:09,937 INFO [rank 0] ..."). The tag is
+    # the user's arguments, no rank; a line whose head is a date is a record with a TAB after
+    # its stamp (Ray's "2023-01-17 17:21:35,509\tERROR ..."), and a number is a table's column
+    Prefix("parallel_tag", r"^(?:[^\t\n\d\s][^\t\n]{0,99}|\d{1,3} [^\t\n]{0,95})\t", _ANY_FIRST),
     # torchrun --log-line-prefix-template "${hostname}:${rank}: " (docs/formats/wrappers.md)
     Prefix("host_rank", rf"^(?P<host>{_HOSTNAME}):(?P<rank>\d+): ", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
     # pdsh: "<host>: " — accepted only for tokens that look like hosts (see _pdsh_ok)

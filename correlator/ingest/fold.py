@@ -229,7 +229,11 @@ def continuation_flags(
         # (a child report's frames with no "Traceback" line: Ray cuts a worker's snippet to
         # its last frames, a paste loses the header; they open the traceback all the same)
         (tb_start | headless | reraised.fill_null(False)
-         | (pl.col("frame") & after_chain).fill_null(False)).alias("tb_start"),
+         | (pl.col("frame") & after_chain).fill_null(False)
+         # a stream that begins indented (a caret line, a frame's code line: a paste, or an
+         # interleaved console, whose part of this rank's traceback above was cut) is inside
+         # a traceback, which its exception line below closes
+         | (indented & prev(indented).is_null())).alias("tb_start"),
         pl.col("frame"),
         pl.col("stream"),
     )

@@ -309,7 +309,10 @@ class AppendParser:
             first, lines = new.get(rel, (None, None))
             if lines is not None and len(lines):
                 # dedented as ingest does, before a carried tail (already dedented) joins them
-                indent = self._indent.setdefault(fi, common_indent(lines))
+                # (once per file: setdefault would compute its argument on every poll)
+                indent = self._indent.get(fi)
+                if indent is None:
+                    indent = self._indent[fi] = common_indent(lines)
                 lines = lines.str.strip_prefix(indent) if indent else lines
             carry = self._carry.pop(fi, None)
             if carry is not None:
