@@ -161,7 +161,8 @@ PATTERNS = (
         triggers=("NCCL error in:", "NCCL error: "),
         regex=(
             r"NCCL error(?: in: (?P<where>\S+),|:) (?P<nccl_error>[^,\n]+?)(?: \(run with [^)]*\))?"
-            r"(?: - please report this issue to the NCCL developers)?, NCCL version (?P<nccl_version>[\d.]+)"
+            # (a paste may wrap the line before "version": the message's own lines follow it)
+            r"(?: - please report this issue to the NCCL developers)?,\s+NCCL\s*version (?P<nccl_version>[\d.]+)"
         ),
         source=SOURCE,
         level="ERROR",

@@ -1752,3 +1752,21 @@ def test_torchs_lazy_device_check_is_an_invalid_device_too(tmp_path):
     text = ("[rank5]: torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: "
             "device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at \"../aten/src/ATen/cuda/CUDAContext.cpp\":50\n")
     assert verdict(tmp_path, {"err.log": text}).root_cause.category == "config_error"
+
+
+@pytest.mark.parametrize("prefix", ["", "[rank3]: ", "5: "])
+def test_a_dist_backend_errors_nccl_detail_lines_are_its_message(tmp_path, prefix):
+    """ProcessGroupNCCL's message goes on over unindented lines: NCCL's result name and advice,
+    "Last error:", NCCL's own text. One event, the exception's, whose first line is where it began."""
+    text = "".join(prefix + line + "\n" for line in [
+        "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3101, "
+        "invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.21.5",
+        "ncclInvalidUsage: This usually reflects invalid usage of NCCL library.",
+        "Last error:",
+        "Duplicate GPU detected : rank 3 and rank 1 both on CUDA device 41000",
+    ])
+    v = verdict(tmp_path, {"err.log": text})
+    assert v.root_cause.rule_id == "nccl-duplicate-gpu" and v.root_cause.category == "config_error"
+    # two processes on one GPU: the launch's configuration, every rank's
+    assert v.initiating.all_ranks
+    assert v.first_deviating is not None and v.first_deviating.line_no == 1

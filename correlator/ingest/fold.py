@@ -40,6 +40,10 @@ _CONTINUATION_SHAPES = (
     r"|During handling of the above exception, another exception occurred:"
     r"|The above exception was the direct cause of the following exception:"
     r"|-- Process \d+ terminated with the following error:$"  # torch.multiprocessing.spawn's child report
+    # the rest of a DistBackendError's message (ProcessGroupNCCL's getNcclErrorDetailStr): NCCL's
+    # result name and advice, then "Last error:" and NCCL's own last error text on the next line
+    r"|nccl(?:InvalidUsage|SystemError|InternalError|InvalidArgument|RemoteError|UnhandledCudaError): "
+    r"|Last error:\s*$"
     r"|[}\]],?\s*$"
     r"|[-=]{10,}\s*$"  # table borders (torchrun ChildFailedError, ds_report)
     r"|[│╭╰├┃┏┗]"
@@ -127,6 +131,7 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         t.str.contains(r":\s*$").alias("opens"),
         t.str.contains(r"\d+%\|").alias("bar"),
         t.str.contains(_EXCEPTION_FIELD).alias("exc_field"),
+        t.str.contains(r"^Last error:\s*$").alias("last_error"),
     )
     return flags.gather(codes)
 
@@ -216,7 +221,9 @@ def continuation_flags(
         (idx - prev(opened_at) <= _MESSAGE_LINES).fill_null(False)
         & ~blank & pl.col("ts").is_null() & ~pl.col("exc_line") & ~tb_start & ~pl.col("frame")
     )
-    cont = ((blank | indented | pl.col("shapes") | tb_chained | bar_after_chain
+    # NCCL's last error text, the line below a DistBackendError's "Last error:"
+    after_last_error = prev(pl.col("last_error")).fill_null(False) & ~blank
+    cont = ((blank | indented | pl.col("shapes") | tb_chained | bar_after_chain | after_last_error
              | (block & ~opener)).fill_null(False)
             & ~headless | tb_of_record | reraised.fill_null(False) | message_below)
     # a bar tqdm redrew between a record and its traceback: an aside, as below
