@@ -373,16 +373,20 @@ def _earlier_in_its_stream(hyps: list[Hyp]) -> None:
     """Two causes on one rank, printed together: the one printed first is what happened
     first, the other most often its consequence (a thread limit hit, then the DataLoader's
     report of the worker that died of it). Where both say what failed, the later one yields."""
-    placed = [h for h in hyps if h.rank is not None and h.evidence is not None and h.inference is None
-              and h.ts is not None and _placed(h)]
-    for later in placed:
-        assert later.evidence is not None and later.ts is not None
-        first = [h for h in placed if h is not later and h.rank == later.rank and h.category != later.category
-                 and abs(later.ts - h.ts) <= SIMULTANEOUS_S and _printed_before(h, later)]
-        if first:
-            later.score *= 0.6
-            later.notes.append(f"rank {later.rank} printed another cause just above it "
-                               f"(line {first[0].evidence.line_no}): most often this is its consequence")
+    by_rank: dict[int, list[Hyp]] = defaultdict(list)  # (a large job has many ranks, each a few causes)
+    for h in hyps:
+        if h.rank is not None and h.evidence is not None and h.inference is None and h.ts is not None and _placed(h):
+            by_rank[h.rank].append(h)
+    for placed in by_rank.values():
+        for later in placed:
+            assert later.evidence is not None and later.ts is not None
+            first = [h for h in placed if h is not later and h.category != later.category
+                     and abs(later.ts - h.ts) <= SIMULTANEOUS_S and _printed_before(h, later)]
+            if first:
+                later.score *= 0.6
+                later.notes.append(f"rank {later.rank} printed another cause just before it "
+                                   f"({first[0].evidence.file}:{first[0].evidence.line_no}): most often this "
+                                   "is its consequence")
 
 
 def why_not(h: Hyp, winner: Hyp) -> str:
