@@ -175,6 +175,12 @@ class Classification:
     def category(self) -> str:
         return self.entry.category
 
+    @property
+    def by_meaning(self) -> bool:
+        """Placed by what the error says (its message or errno), and not as a wait or a lost
+        peer: as sure a reading as a rule's signature."""
+        return not self.entry.echo and bool({"message", "errno"} & set(self.entry.basis))
+
     def basis_text(self) -> str:
         """What the decision rested on, in words."""
         said = []

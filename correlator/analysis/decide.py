@@ -700,7 +700,7 @@ def _classify(con: duckdb.DuckDBPyConnection, h: Hyp) -> None:
     if c is not None:
         h.category = c.category
         h.classification = c
-        if {"message", "errno"} & set(c.entry.basis) and not c.entry.echo:
+        if c.by_meaning:
             # what the error says places it as surely as a rule's signature would: its prior is
             # a rule's, not an unknown error's (a thread limit hit first, then the DataLoader's
             # report of its dead worker: the first, not the rule that knows the second)
@@ -734,7 +734,7 @@ def _classify_by_warnings_before(con: duckdb.DuckDBPyConnection, h: Hyp, phase: 
     )
     for row in found:
         c = classify_failure(row["message"], phase)
-        if c is not None and not c.entry.echo and {"message", "errno"} & set(c.entry.basis):
+        if c is not None and c.by_meaning:
             h.notes.append("its own text says nothing of its cause; its stream warned just before: "
                            + row["message"][:160])
             h.warned_at = row

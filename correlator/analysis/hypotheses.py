@@ -355,7 +355,7 @@ def _placed(h: Hyp) -> bool:
     if h.rule is not None:
         return h.rule.rule.role == "root"
     c = h.classification
-    return c is not None and not c.entry.echo and bool({"message", "errno"} & set(c.entry.basis))
+    return c is not None and c.by_meaning
 
 
 def _printed_before(a: Hyp, b: Hyp) -> bool:
