@@ -1770,3 +1770,117 @@ def test_a_dist_backend_errors_nccl_detail_lines_are_its_message(tmp_path, prefi
     # two processes on one GPU: the launch's configuration, every rank's
     assert v.initiating.all_ranks
     assert v.first_deviating is not None and v.first_deviating.line_no == 1
+
+
+# ---- round I's causes (session 24) -----------------------------------------------------
+
+def test_nccl_last_error_text_is_read_across_the_blank_lines_of_a_double_spaced_paste(tmp_path):
+    """A paste that doubled every line break: the DistBackendError's "Last error:" and NCCL's
+    text below it are still one message, and that text (not the result class) names the cause."""
+    text = "\n\n".join([
+        "[rank2]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp:75, "
+        "internal error - please report this issue to the NCCL developers, NCCL version 2.20.5",
+        "[rank2]: ncclInternalError: Internal check failed.",
+        "[rank2]: Last error:",
+        "[rank2]: Bootstrap : no socket interface found",
+    ]) + "\n"
+    v = verdict(tmp_path, {"train.log": text})
+    assert v.root_cause.rule_id == "nccl-bootstrap-no-interface" and v.root_cause.category == "config_error"
+    assert v.first_deviating is not None and v.first_deviating.line_no == 1
+
+
+def test_a_result_class_rule_takes_the_category_of_what_its_last_error_says(tmp_path):
+    """NCCL's "unhandled system error" is a class of results; a shared-memory segment it could
+    not create (its Last error) is the container's setting, not the network."""
+    text = "".join(f"[rank{r}]: " + line + "\n" for r in (0, 1) for line in [
+        "torch.distributed.DistBackendError: NCCL error in: /opt/torch/csrc/distributed/c10d/NCCLUtils.hpp:317, "
+        "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3",
+        "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error. ",
+        "Last error:",
+        "Error while creating shared memory segment /dev/shm/nccl-Qx81aB (size 4194304), error: No space left on device (28)",
+    ])
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed" and v.root_cause.category == "config_error"
+    # set up alike by every rank, before training: every rank's failure
+    assert v.initiating.all_ranks
+
+
+def test_the_class_of_result_yields_only_to_a_reading_by_meaning(tmp_path):
+    """Without a detail that places it, the rule's own category stands."""
+    text = ("[rank1]: torch.distributed.DistBackendError: NCCL error in: /opt/torch/csrc/distributed/c10d/"
+            "ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3\n"
+            "[rank1]: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error. \n")
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.root_cause.rule_id == "nccl-unhandled-system-error" and v.root_cause.category == "nccl_network"
+
+
+def test_a_role_less_tee_prefix_is_the_local_rank_and_a_failure_table_entry_is_not_one(tmp_path):
+    lines = [
+        "[0]:2026-03-01 10:00:01,100 INFO step 3 loss 1.22",
+        "[1]:2026-03-01 10:00:01,101 INFO step 3 loss 1.19",
+        "[1]:Traceback (most recent call last):",
+        '[1]:  File "/srv/app/fit.py", line 30, in <module>',
+        "[1]:    batch = next(it)",
+        "[1]:ValueError: could not convert string to float: 'n/a'",
+        "Root Cause (first observed failure):",
+        "[1]:",
+        "  time      : 2026-03-01_10:00:02",
+    ]
+    v = verdict(tmp_path, {"combined.log": "\n".join(lines) + "\n"})
+    assert v.initiating.kind == "rank" and v.initiating.rank == 1
+    out = tmp_path / "t.parquet"
+    ingest(tmp_path / "job", out_parquet=out, options=QUIET)
+    rows = pq.read_table(out, columns=["line_no", "message", "local_rank"]).to_pylist()
+    heading = next(r for r in rows if r["line_no"] == 8)
+    assert heading["message"].startswith("[1]:") and heading["local_rank"] is None
+
+
+def test_a_shared_librarys_loader_error_is_failure_evidence_but_not_a_pdsh_host(tmp_path):
+    lines = [
+        "[0]:libcudnn_ops.so.9: cannot open shared object file: No such file or directory",
+        "[1]:libcudnn_ops.so.9: cannot open shared object file: No such file or directory",
+        "[0]:Traceback (most recent call last):",
+        '[0]:  File "/srv/app/fit.py", line 3, in <module>',
+        "[0]:    import fused_ops",
+        "[0]:AttributeError: module 'fused_ops' has no attribute 'layer_norm'",
+    ]
+    v = verdict(tmp_path, {"console.log": "\n".join(lines) + "\n"})
+    assert v.root_cause.rule_id == "shared-library-not-found" and v.root_cause.category == "version_mismatch"
+    assert v.initiating.all_ranks
+    # NCCL's optional plugin lookup says the same words inside an INFO line of a healthy start
+    info = ("gpu-3:5120:5120 [0] NCCL INFO NET/Plugin: Plugin load returned 2 : libnccl-net.so: cannot open shared "
+            "object file: No such file or directory : when loading libnccl-net.so\n")
+    healthy = verdict(tmp_path / "h", {"rank0.log": info + "step 10 loss 0.5\ntraining complete\n"})
+    assert healthy.root_cause is None
+
+
+def test_the_processs_own_crash_line_comes_before_its_launchers_report(tmp_path):
+    """faulthandler's "Fatal Python error" (no rank: the workers share a console) above torchrun's
+    report of the same death naming the child's local rank."""
+    lines = [
+        *(f"box:{7001 + r}:{7001 + r} [{r}] NCCL INFO comm 0x5a{r} rank {r} nranks 2 cudaDev {r} busId {r + 1}000 "
+          "commId 0x9 - Init COMPLETE" for r in (0, 1)),
+        "[2026-03-01 10:00:00,100][rank0][INFO] - rank 0/2 pid 7001 on box",
+        "[2026-03-01 10:00:00,101][rank1][INFO] - rank 1/2 pid 7002 on box",
+        "[2026-03-01 10:00:00,300][rank0][INFO] - tokenizing 400 records",
+        "Fatal Python error: Segmentation fault",
+        "",
+        "Current thread 0x00007f00aa000740 (most recent call first):",
+        '  File "/srv/app/fit.py", line 26 in tokenize',
+        "",
+        "E0301 10:00:00.500000 7000 torch/distributed/elastic/multiprocessing/api.py:882] failed (exitcode: -11) "
+        "local_rank: 0 (pid: 7001) of binary: /usr/bin/python3",
+    ]
+    v = verdict(tmp_path, {"console.log": "\n".join(lines) + "\n"})
+    assert v.initiating.rank == 0
+    assert v.first_deviating is not None and v.first_deviating.line_no == 6
+
+
+def test_a_node_that_cannot_reach_a_store_that_was_up_is_the_culprit_not_a_witness(tmp_path):
+    a = ("[W301 10:00:00.000000000 socket.cpp:200] [c10d] waiting\n"
+         "torch.distributed.DistStoreError: Timed out after 61 seconds waiting for clients. 1/2 clients joined.\n")
+    b = ("[E301 10:00:40.000000000 socket.cpp:1028] [c10d] The client socket has timed out after 60000ms while "
+         "trying to connect to (10.1.0.5, 29400).\n")
+    v = verdict(tmp_path, {"host-a1/agent.log": a, "host-b1/agent.log": b})
+    assert v.root_cause.category == "rendezvous"
+    assert v.initiating.kind == "rank" and v.initiating.node == "host-b1"

@@ -148,6 +148,8 @@ def decide(
     for h in hyps:
         if h.rule is None and h.inference is None and h.evidence is not None:
             _classify(con, h)
+        elif h.rule is not None and h.rule.rule.category_from_detail and h.evidence is not None:
+            _refine_by_detail(con, h)
 
     # Failed = a cause or an echo was found; errors every rank survived are not a failure.
     failing = bool(hyps or collateral_rows)
@@ -227,6 +229,12 @@ def decide(
         # agents only, no worker started: the reports are witnesses of a node that did not join
         late = late_node(con, datetime.fromtimestamp(top.ts, UTC) if top.ts is not None else None)
         all_ranks, external, witness_only = False, late is not None, late is None
+        served = _store_served_elsewhere(collateral_rows, by_id, top) if late is None else None
+        if served is not None:
+            # the store was up (its host waited there for clients) and this node alone could not
+            # reach it: its own address, port or network, not a witness of a missing store
+            witness_only = False
+            top.notes.append(f"node {served}'s store was up, waiting for clients; node {top.node} did not reach it")
         if late is not None:
             top.node = late[0]
             top.notes.append(f"node {late[0]}'s first line ({late[1]:%H:%M:%S}) comes after another node's agent "
@@ -320,6 +328,10 @@ def decide(
         # (in another file, a line with no stamp of its own is not known to come first)
         if odd is not None and (_before(odd, fd) or (odd["file"] != fd.file and (fd.ts is None or fd.ts_estimated))):
             verdict.first_deviating = _first_deviating(con, odd)
+    if init_rank is not None and verdict.first_deviating is not None:
+        own = _own_line_before_the_report(top, hyps, init_rank, verdict.first_deviating)
+        if own is not None:
+            verdict.first_deviating = _first_deviating(con, own)
     warned = top.warned_at
     if warned is not None and (verdict.first_deviating is None or _before(warned, verdict.first_deviating)):
         # the warning that says what the failure was (the failure's own text did not) is where it began
@@ -390,6 +402,38 @@ def _no_later_than_the_first_report(
     if first is not None:
         verdict.first_deviating = _first_deviating(
             con, {**first, "subject_rank": init_rank, "why": "the first report of the root cause about this rank"})
+
+
+def _own_line_before_the_report(top: Hyp, hyps: list[Hyp], init_rank: int, fd: FirstDeviating) -> dict | None:
+    """A launcher's line about a child (``failed (exitcode: -11) local_rank: 0``) reports a
+    failure the child printed first (``Fatal Python error: Segmentation fault``, on a stream
+    it may share with its peers, so with no rank): where one hypothesis of the same category
+    cites the process's own line, above the cited report, that line is where the failure
+    began. One such line only: two unranked crash lines could be any two ranks'."""
+    if top.rule is None or not top.rule.rule.blames.startswith("attr:"):
+        return None
+    own = [h for h in hyps if h is not top and h.category == top.category and h.evidence is not None
+           and h.rule is not None and h.rule.rule.blames == "rank" and h.rank in (None, init_rank)
+           and h.evidence.rank in (None, init_rank)]
+    if len(own) != 1:
+        return None
+    ev = own[0].evidence
+    assert ev is not None
+    row = {"file": ev.file, "line_no": ev.line_no, "line_end": ev.line_end, "rank": init_rank, "node": ev.node,
+           "ts_aligned": ev.ts, "ts_estimated": ev.ts_estimated, "message": ev.text, "subject_rank": init_rank,
+           "why": "the process's own line of the failure its launcher reported below"}
+    return row if _before(row, fd) else None
+
+
+def _store_served_elsewhere(collateral_rows: list[dict], by_id: dict[str, LoadedRule], top: Hyp) -> str | None:
+    """The node, other than the winner's, whose own rendezvous report (another rule's: the
+    store's host giving up on its clients) shows the store was there to be reached."""
+    if top.node is None or top.rule is None:
+        return None
+    other = {r["node"] for r in collateral_rows
+             if r["node"] is not None and r["node"] != top.node and r["rule_id"] != top.rule.rule.id
+             and r["rule_id"] in by_id and by_id[r["rule_id"]].rule.category == "rendezvous"}
+    return other.pop() if len(other) == 1 else None
 
 
 def _agrees(h: Hyp, top: Hyp) -> bool:
@@ -567,11 +611,16 @@ def _root_cause(top: Hyp) -> RootCause:
             basis=[f"inference {top.inference}"] if top.inference else ["no rule and no classifier entry placed it"],
         )
     r = top.rule.rule
+    refined = top.classification is not None and top.category != r.category
     return RootCause(
-        rule_id=r.id, category=r.category, title=r.title, explanation=r.root_cause, fix=r.fix,
+        rule_id=r.id, category=top.category if refined else r.category,  # type: ignore[arg-type]
+        title=r.title, explanation=r.root_cause, fix=r.fix,
         verify=r.verify, evidence=top.evidence,
         rule_evidence=f"{r.evidence.kind}: {r.evidence.provenance}",
-        basis=[f"rule {r.id}"],
+        basis=[f"rule {r.id}"] + ([
+            f"its category from what the error's own text says (classifier {top.classification.entry.id}: "
+            f"{top.classification.basis_text()}), not the rule's {r.category}: the rule names the class of result only"]
+            if refined and top.classification is not None else []),
     )
 
 
@@ -705,6 +754,18 @@ def _classify(con: duckdb.DuckDBPyConnection, h: Hyp) -> None:
             # a rule's, not an unknown error's (a thread limit hit first, then the DataLoader's
             # report of its dead worker: the first, not the rule that knows the second)
             h.base = max(h.base, CLASSIFIED_BASE)
+
+
+def _refine_by_detail(con: duckdb.DuckDBPyConnection, h: Hyp) -> None:
+    """A rule that names only a class of results (NCCL's result code) takes the category of
+    what its event's text says failed, where the classifier places that by its meaning
+    (NCCL's last error: a shared-memory segment it could not create is the container's
+    setting, not the network)."""
+    assert h.evidence is not None and h.rule is not None
+    c = classify_failure(h.evidence.text, phase_of(con, h.evidence.ts, h.evidence.file, h.evidence.line_no))
+    if c is not None and c.by_meaning and c.category != h.rule.rule.category:
+        h.category = c.category
+        h.classification = c
 
 
 CLASSIFIED_BASE = 1.0  # the prior of an error the classifier placed by its message or errno

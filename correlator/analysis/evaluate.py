@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import gzip
 import json
-from dataclasses import dataclass, field
+import multiprocessing as mp
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from correlator.analysis.analyze import analyze
@@ -110,19 +113,30 @@ def score(truth: dict, v: Verdict, job: Path | None = None) -> dict[str, FieldRe
     return out
 
 
-def evaluate(root: Path, options: IngestOptions | None = None) -> list[ScenarioResult]:
-    results = []
-    for d in scenarios(root):
-        rel = d.relative_to(root) if d != root else Path(d.name)
-        res = ScenarioResult(d.name, folder=str(rel.parent))
-        try:
-            truth = json.loads((d / "truth.json").read_text())
-            verdict = analyze(str(d), options=options or IngestOptions(echo_problems=False))
-            res.fields = score(truth, verdict, d)
-        except Exception as exc:  # one broken scenario must not hide the others
-            res.error = f"{type(exc).__name__}: {exc}"
-        results.append(res)
-    return results
+def evaluate(root: Path, options: IngestOptions | None = None, workers: int | None = None) -> list[ScenarioResult]:
+    """Every scenario's score, in ``scenarios`` order. ``workers`` > 1 analyzes scenarios in
+    that many processes (each scenario's own ingest then stays in its process: a corpus of
+    hundreds of small jobs is parallel across jobs, not within one); default: the CPU count."""
+    found = [(d, str((d.relative_to(root) if d != root else Path(d.name)).parent)) for d in scenarios(root)]
+    opts = options or IngestOptions(echo_problems=False)
+    workers = min(workers or os.cpu_count() or 1, len(found))
+    if workers <= 1:
+        return [_evaluate_one(d, folder, opts) for d, folder in found]
+    opts = replace(opts, workers=1)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as pool:
+        # small chunks: the scenarios differ a hundredfold in size, the pool balances them
+        return list(pool.map(_evaluate_one, *zip(*found, strict=True), [opts] * len(found), chunksize=4))
+
+
+def _evaluate_one(d: Path, folder: str, options: IngestOptions) -> ScenarioResult:
+    res = ScenarioResult(d.name, folder=folder)
+    try:
+        truth = json.loads((d / "truth.json").read_text())
+        verdict = analyze(str(d), options=options)
+        res.fields = score(truth, verdict, d)
+    except Exception as exc:  # one broken scenario must not hide the others
+        res.error = f"{type(exc).__name__}: {exc}"
+    return res
 
 
 def accuracy(results: list[ScenarioResult]) -> dict[str, tuple[int, int]]:

@@ -145,6 +145,11 @@ class Rule(_Strict):
     # job: the evidence is about the whole job (a scheduler cancelling it), so a
     # verdict it wins says "all ranks", not one rank or node.
     scope: Literal["rank", "job"] = "rank"
+    # The rule names a class of results whose own text says the cause (NCCL's "unhandled
+    # system error" and its "Last error:" line): where the general classifier places the
+    # matched event by its message, that reading's category is the verdict's, the rule's
+    # only where it places nothing.
+    category_from_detail: bool = False
     weight: float = Field(default=1.0, ge=0.0, le=2.0, description="prior strength when scoring hypotheses")
     examples: list[str] = Field(min_length=1, description="real log text that must match")
     near_misses: list[str] = Field(default_factory=list, description="text that must not match")

@@ -331,7 +331,9 @@ def analyze_cmd(
          "scenario, or over one folder's: --min public:status=0.6 ('.' is ROOT's own level; repeatable).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
-def eval_cmd(root: str, minimums: tuple[str, ...], as_json: bool) -> None:
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Scenarios analyzed at once, one process each (default: the CPU count).")
+def eval_cmd(root: str, minimums: tuple[str, ...], as_json: bool, workers: int | None) -> None:
     """Analyze every scenario under ROOT and compare with its truth.json.
 
     \b
@@ -354,7 +356,7 @@ def eval_cmd(root: str, minimums: tuple[str, ...], as_json: bool) -> None:
             raise click.UsageError(f"--min {m!r}: use [FOLDER:]FIELD=FRACTION with FIELD one of {', '.join(FIELDS)} "
                                    "and FRACTION from 0 to 1")
         wanted[(folder or None, name)] = value
-    results = evaluate(Path(root))
+    results = evaluate(Path(root), workers=workers)
     acc = accuracy(results)
     folders = {k: accuracy(v) for k, v in by_folder(results).items()}
     if as_json:

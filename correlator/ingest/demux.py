@@ -72,7 +72,8 @@ PREFIXES: tuple[Prefix, ...] = (
     # Determined's wrap_rank.py ("[rank=2] ..."): the global rank
     Prefix("horovod_rank", r"^\[(?P<rank>\d{1,5})\](?:<(?:stdout|stderr)>:| )", "["),
     Prefix("determined_rank", r"^\[rank=(?P<rank>\d{1,5})\] ", "["),
-    Prefix("torchrun_tee", r"^\[(?:[A-Za-z_][A-Za-z_-]*?)(?P<local_rank>\d+)\]:", "["),
+    # (`[<role><N>]:`; a role named "" prints `[1]:`, as TorchX's torchrun does)
+    Prefix("torchrun_tee", r"^\[(?:[A-Za-z_][A-Za-z_-]*?)?(?P<local_rank>\d+)\]:", "["),
     # a launcher's "[host:N]:" tag (as a SkyPilot job prints it: "[nccl-e9ef-7d4f-0:3]:"): the
     # host is read; whether N is a local or a global rank the tag does not say, so it is not
     Prefix("host_tee", rf"^\[(?P<host>{_HOSTNAME}):\d+\]:", "["),
@@ -142,7 +143,8 @@ def _forget_shapes(df: pl.DataFrame) -> pl.DataFrame:
 
 
 # Words that end in ": " at the start of ordinary lines and are not pdsh hosts.
-_NOT_HOSTS = r"^(?:srun|slurmstepd[\w.-]*|salloc|sbatch|stdout|stderr|\d+(?:\.\d+)?)$"
+# (nor is a shared library's file name, the dynamic loader's "libc10_cuda.so: cannot open ...")
+_NOT_HOSTS = r"^(?:srun|slurmstepd[\w.-]*|salloc|sbatch|stdout|stderr|\d+(?:\.\d+)?|[\w.-]+\.so(?:\.[\d.]+)?)$"
 
 
 def _pdsh_ok(host: pl.Expr) -> pl.Expr:
@@ -242,6 +244,11 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series |
             ok = matched_prefix.is_not_null()
             if p.name == "pdsh":
                 ok = ok & _pdsh_ok(groups.struct.field("host")).fill_null(False)
+            elif p.name == "torchrun_tee":
+                # "[1]:" alone on its line is an entry of torchrun's failure table ("Failures:",
+                # "[1]:", "  time : ..."); a role-less tee prefix has the worker's text after it
+                ok = ok & ((sub.str.len_chars() > matched_prefix.str.len_chars())
+                           | matched_prefix.str.contains(r"^\[[A-Za-z_]")).fill_null(False)
             if not ok.any():
                 continue
             matched_any = matched_any.scatter(at.filter(ok), True)

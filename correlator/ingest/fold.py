@@ -221,8 +221,12 @@ def continuation_flags(
         (idx - prev(opened_at) <= _MESSAGE_LINES).fill_null(False)
         & ~blank & pl.col("ts").is_null() & ~pl.col("exc_line") & ~tb_start & ~pl.col("frame")
     )
-    # NCCL's last error text, the line below a DistBackendError's "Last error:"
-    after_last_error = prev(pl.col("last_error")).fill_null(False) & ~blank
+    # NCCL's last error text, the line below a DistBackendError's "Last error:" (blank lines
+    # between them too: a paste that doubled every line break, a console that spaced them)
+    last_nonblank_was_last_error = prev(
+        pl.when(~blank).then(pl.col("last_error")).otherwise(pl.lit(None, dtype=pl.Boolean)).forward_fill()
+    )
+    after_last_error = last_nonblank_was_last_error.fill_null(False) & ~blank
     cont = ((blank | indented | pl.col("shapes") | tb_chained | bar_after_chain | after_last_error
              | (block & ~opener)).fill_null(False)
             & ~headless | tb_of_record | reraised.fill_null(False) | message_below)
