@@ -158,9 +158,11 @@ PATTERNS = (
     ),
     Pattern(
         "c10d.nccl_error",
-        triggers=("NCCL error in:", "NCCL error: "),
+        # (`NCCL error in: <file>:<line>,`; some builds print no colon after "in", as in PyTorch
+        # 1.5's "NCCL error in ProcessGroupNCCL.cpp:290, unhandled system error" of issue 37004)
+        triggers=("NCCL error in", "NCCL error: "),
         regex=(
-            r"NCCL error(?: in: (?P<where>\S+),|:) (?P<nccl_error>[^,\n]+?)(?: \(run with [^)]*\))?"
+            r"NCCL error(?: in:? (?P<where>\S+),|:) (?P<nccl_error>[^,\n]+?)(?: \(run with [^)]*\))?"
             # (a paste may wrap the line before "version": the message's own lines follow it)
             r"(?: - please report this issue to the NCCL developers)?,\s+NCCL\s*version (?P<nccl_version>[\d.]+)"
         ),
@@ -169,6 +171,8 @@ PATTERNS = (
         examples=(
             "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, remote process exited or there was a network error, NCCL version 2.21.5",
             "  what():  NCCL error: unhandled system error, NCCL version 2.14.3",
+            "[rank9]: torch.distributed.DistBackendError: NCCL error in /opt/src/pytorch/torch/csrc/distributed/c10d/"
+            "NCCLUtils.cpp:77, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.6",
         ),
     ),
     Pattern(

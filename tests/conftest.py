@@ -37,6 +37,18 @@ def summary_lines(pytestconfig: pytest.Config) -> list[str]:
     return pytestconfig.stash[SUMMARY_LINES]
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # under pytest-xdist a worker's lines go back to the controller with the worker's output
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["summary_lines"] = list(session.config.stash.get(SUMMARY_LINES, []))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:  # pytest-xdist's: called on the controller
+    node.config.stash.setdefault(SUMMARY_LINES, []).extend(getattr(node, "workeroutput", {}).get("summary_lines", []))
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
     for line in config.stash.get(SUMMARY_LINES, []):
         terminalreporter.write_line(line)

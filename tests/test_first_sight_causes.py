@@ -1884,3 +1884,68 @@ def test_a_node_that_cannot_reach_a_store_that_was_up_is_the_culprit_not_a_witne
     v = verdict(tmp_path, {"host-a1/agent.log": a, "host-b1/agent.log": b})
     assert v.root_cause.category == "rendezvous"
     assert v.initiating.kind == "rank" and v.initiating.node == "host-b1"
+
+
+def test_an_nccl_error_without_the_colon_after_in_is_read_as_one(tmp_path):
+    """Some builds print "NCCL error in <file>:<line>, <result>" (no colon): the same error, its
+    result class read, its last error too."""
+    text = ("[rank4]: torch.distributed.DistBackendError: NCCL error in /build/torch/csrc/distributed/c10d/"
+            "NCCLUtils.cpp:81, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.25.1\n"
+            "[rank4]: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error. \n"
+            "[rank4]: Last error:\n"
+            "[rank4]: socketPollConnect poll() returned 1, no POLLOUT events\n")
+    v = verdict(tmp_path, {"node-3.log": text})
+    assert v.root_cause.rule_id == "nccl-unhandled-system-error" and v.root_cause.category == "nccl_network"
+
+
+def test_the_culprits_own_earlier_line_of_the_same_failure_is_where_it_began(tmp_path):
+    """The job's own ERROR record saying the loss went non-finite, right above the exception that
+    stopped the rank: the record is the first deviating line, not the exception."""
+    ok = "".join(f"2026-03-01 10:00:0{s},100 INFO    rank{r} fit.py:80] step {s} loss {1.5 - s / 10:.2f}\n"
+                 for s in range(1, 6) for r in (0,))
+    bad = ok.replace("rank0", "rank1") + (
+        "2026-03-01 10:00:06,100 ERROR   rank1 fit.py:94] loss became inf at step 6 (batch of 32)\n"
+        "2026-03-01 10:00:06,101 ERROR   rank1 fit.py:120] giving up on rank 1\n"
+        "Traceback (most recent call last):\n"
+        '  File "/srv/app/fit.py", line 118, in main\n'
+        "    check(loss)\n"
+        '  File "/srv/app/fit.py", line 60, in check\n'
+        '    raise FloatingPointError(f"loss is {v} at step {step}")\n'
+        "FloatingPointError: loss is inf at step 6\n")
+    peer = ok + ("2026-03-01 10:00:06,400 ERROR   rank0 fit.py:120] giving up on rank 0\n"
+                 "Traceback (most recent call last):\n"
+                 '  File "/srv/app/fit.py", line 118, in main\n'
+                 "    loss.backward()\n"
+                 "RuntimeError: [/opt/torch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed by "
+                 "peer [127.0.0.1]:4410\n")
+    v = verdict(tmp_path, {"rank0.log": peer, "rank1.log": bad})
+    assert v.initiating.rank == 1 and v.root_cause.category == "nan_divergence"
+    assert v.first_deviating is not None and "loss became inf" in v.first_deviating.text
+
+
+def test_the_earlier_line_is_taken_only_from_the_culprits_same_burst():
+    """The choice itself: an agreeing hypothesis placed by meaning, of the culprit's rank, above the
+    cited line and within seconds of it; not one of another rank, nor one long before."""
+    from correlator.analysis.decide import _own_line_before_the_report
+    from correlator.analysis.hypotheses import Hyp
+    from correlator.verdict import Evidence, FirstDeviating
+
+    def hyp(text: str, line_no: int, rank: int | None, ts: float) -> Hyp:
+        c = classify_failure(text, "during_training")
+        assert c is not None and c.by_meaning
+        ev = Evidence(file="r.log", line_no=line_no, line_end=line_no, rank=rank, node=None, ts=None,
+                      ts_estimated=False, text=text)
+        return Hyp(rule=None, category=c.category, rank=rank, node=None, ts=ts, evidence=ev, base=1.0,
+                   classification=c)
+
+    top = hyp("FloatingPointError: loss is nan at step 8", 40, 1, 1000.0)
+    fd = FirstDeviating(file="r.log", line_no=40, line_end=45, rank=1, text="FloatingPointError: ...", why="cited")
+    earlier = hyp("ERROR non-finite loss nan at epoch 0 step 8", 39, 1, 999.9)
+    found = _own_line_before_the_report(top, [top, earlier], 1, fd)
+    assert found is not None and found["line_no"] == 39
+    other_rank = hyp("ERROR non-finite loss nan at epoch 0 step 8", 39, 2, 999.9)
+    assert _own_line_before_the_report(top, [top, other_rank], 1, fd) is None
+    long_before = hyp("ERROR non-finite loss nan at epoch 0 step 2", 12, 1, 900.0)
+    assert _own_line_before_the_report(top, [top, long_before], 1, fd) is None
+    below = hyp("ERROR non-finite loss nan at epoch 0 step 8", 47, 1, 1000.1)
+    assert _own_line_before_the_report(top, [top, below], 1, fd) is None

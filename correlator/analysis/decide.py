@@ -21,6 +21,7 @@ from correlator.analysis.first_odd import first_odd_line, odd_value_lines
 from correlator.analysis.hypotheses import (
     OWN_DEED,
     SIMULTANEOUS_S,
+    SURVIVED_S,
     WAIT_CATEGORIES,
     Hyp,
     corroborate,
@@ -405,24 +406,37 @@ def _no_later_than_the_first_report(
 
 
 def _own_line_before_the_report(top: Hyp, hyps: list[Hyp], init_rank: int, fd: FirstDeviating) -> dict | None:
-    """A launcher's line about a child (``failed (exitcode: -11) local_rank: 0``) reports a
-    failure the child printed first (``Fatal Python error: Segmentation fault``, on a stream
-    it may share with its peers, so with no rank): where one hypothesis of the same category
-    cites the process's own line, above the cited report, that line is where the failure
-    began. One such line only: two unranked crash lines could be any two ranks'."""
-    if top.rule is None or not top.rule.rule.blames.startswith("attr:"):
-        return None
+    """The same conclusion reached from an earlier line of the culprit's own: its job's
+    "non-finite loss" error right above the exception that stopped it, faulthandler's
+    "Fatal Python error" (no rank: the workers share a console) above the launcher's
+    ``failed (exitcode: -11) local_rank: 0`` report of that death. Where a hypothesis of the
+    winner's category cites such a line, above the cited one and in the same burst, that line
+    is where the failure began. A line placed by its meaning (a rule about the printer's own
+    state, or the classifier reading the message), not an echo; an unranked one only where it
+    is the only one (two unranked crash lines could be any two ranks')."""
     own = [h for h in hyps if h is not top and h.category == top.category and h.evidence is not None
-           and h.rule is not None and h.rule.rule.blames == "rank" and h.rank in (None, init_rank)
-           and h.evidence.rank in (None, init_rank)]
-    if len(own) != 1:
+           and h.inference is None
+           # in the same burst: within seconds, or (a line with no time of its own) in the same file
+           and (abs(h.ts - top.ts) <= SURVIVED_S if h.ts is not None and top.ts is not None
+                else h.evidence.file == fd.file)
+           and (h.rule.rule.blames == "rank" if h.rule is not None
+                else h.classification is not None and h.classification.by_meaning)]
+    ranked = [h for h in own if h.rank == init_rank]
+    unranked = [h for h in own if h.rank is None and h.evidence is not None and h.evidence.rank is None]
+    pool = ranked or (unranked if len(unranked) == 1 else [])
+    rows_ = []
+    for h in pool:
+        ev = h.evidence
+        assert ev is not None
+        row = {"file": ev.file, "line_no": ev.line_no, "line_end": ev.line_end, "rank": init_rank, "node": ev.node,
+               "ts_aligned": ev.ts, "ts_estimated": ev.ts_estimated, "message": ev.text, "subject_rank": init_rank,
+               "why": "the culprit's own earlier line of the same failure"}
+        if _before(row, fd):
+            rows_.append(row)
+    if not rows_:
         return None
-    ev = own[0].evidence
-    assert ev is not None
-    row = {"file": ev.file, "line_no": ev.line_no, "line_end": ev.line_end, "rank": init_rank, "node": ev.node,
-           "ts_aligned": ev.ts, "ts_estimated": ev.ts_estimated, "message": ev.text, "subject_rank": init_rank,
-           "why": "the process's own line of the failure its launcher reported below"}
-    return row if _before(row, fd) else None
+    return min(rows_, key=lambda r: (r["file"] != fd.file, r["line_no"] if r["file"] == fd.file else 0,
+                                     r["ts_aligned"] is None))
 
 
 def _store_served_elsewhere(collateral_rows: list[dict], by_id: dict[str, LoadedRule], top: Hyp) -> str | None:
