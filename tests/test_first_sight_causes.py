@@ -1949,3 +1949,24 @@ def test_the_earlier_line_is_taken_only_from_the_culprits_same_burst():
     assert _own_line_before_the_report(top, [top, long_before], 1, fd) is None
     below = hyp("ERROR non-finite loss nan at epoch 0 step 8", 47, 1, 1000.1)
     assert _own_line_before_the_report(top, [top, below], 1, fd) is None
+
+
+def test_a_non_finite_loss_began_on_the_rank_whose_step_saw_it_first_not_on_the_raiser(tmp_path):
+    """Rank 1's loss goes NaN at step 5, rank 0's at step 6 (the all-reduce spread it); rank 0's
+    guard raises. Rank 1's clock runs 20 s ahead, so by the stamps its lines come last."""
+    def line(t: float, r: int, step: int, loss: str) -> str:
+        return f"2026-03-01 10:00:{t:06.3f} INFO [rank{r}] fit:88 - epoch 0 step {step} loss {loss}\n"
+
+    r0 = "".join(line(1 + s * 0.5, 0, s, f"{2 - s / 10:.3f}") for s in range(1, 6))
+    r0 += line(4.0, 0, 6, "nan") + line(4.5, 0, 7, "nan")
+    r0 += ("2026-03-01 10:00:05.000 ERROR [rank0] fit:120 - stopping\n"
+           "Traceback (most recent call last):\n"
+           '  File "/srv/fit.py", line 118, in main\n'
+           "    guard(loss)\n"
+           "FloatingPointError: loss is nan at step 7\n")
+    r1 = "".join(line(21 + s * 0.5, 1, s, f"{2 - s / 9:.3f}") for s in range(1, 5))
+    r1 += line(23.5, 1, 5, "nan") + line(24.0, 1, 6, "nan") + line(24.5, 1, 7, "nan")
+    v = verdict(tmp_path, {"rank0.log": r0, "rank1.log": r1})
+    assert v.root_cause.category == "nan_divergence"
+    assert v.initiating.rank == 1 and v.status == "failed"
+    assert v.first_deviating is not None and "step 5 loss nan" in v.first_deviating.text

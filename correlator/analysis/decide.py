@@ -30,6 +30,7 @@ from correlator.analysis.hypotheses import (
     same_error_everywhere,
     says_what_failed,
     score,
+    steps_at,
     stopped_rank_printed_it,
     why_not,
     with_message,
@@ -186,6 +187,11 @@ def decide(
         _echoes_only(verdict, collateral_rows)
         return verdict
     top = hyps[0]
+    began = _nan_began_earlier(con, top, hyps)
+    if began is not None:
+        hyps.remove(began)
+        hyps.insert(0, began)
+        top = began
     corroborate(top, hyps)
     # hypotheses naming the same rank for the same category are one conclusion reached
     # twice (its loss line and its exception): they add up, they do not compete. After
@@ -193,6 +199,9 @@ def decide(
     # that a rank's own error named agrees with it, and with the node's other reports of
     # the fault, as it does where the bus named the rank directly
     confidence = sum(h.score for h in hyps if h is top or _agrees(h, top)) / total
+    if began is not None:
+        # the other ranks' non-finite losses and guards are that divergence spread: one story
+        confidence = sum(h.score for h in hyps if h.category == top.category) / total
     all_ranks = top.rank is None and (
         top.n_ranks_same >= max(2, len(known_ranks)) if top.rule is None
         else top.n_ranks_same >= max(2, len(known_ranks)) or top.rule.rule.scope == "job"
@@ -448,6 +457,32 @@ def _store_served_elsewhere(collateral_rows: list[dict], by_id: dict[str, Loaded
              if r["node"] is not None and r["node"] != top.node and r["rule_id"] != top.rule.rule.id
              and r["rule_id"] in by_id and by_id[r["rule_id"]].rule.category == "rendezvous"}
     return other.pop() if len(other) == 1 else None
+
+
+def _nan_began_earlier(con: duckdb.DuckDBPyConnection, top: Hyp, hyps: list[Hyp]) -> Hyp | None:
+    """A non-finite loss spreads: one rank's NaN reaches every rank through the next
+    all-reduce, and whichever rank then raises first (a NaN guard, a refusal to save the final
+    model) is only the first to notice. Where one rank's own lines show the divergence at an
+    earlier training step than any other rank's, that rank is where it began, whatever the
+    stamps say (skewed clocks, a guard that raises late)."""
+    if top.category != "nan_divergence" or top.rank is None:
+        return None
+    group = [h for h in hyps if h.category == "nan_divergence" and h.rank is not None and h.inference is None
+             and h.evidence is not None]
+    if len(group) < 2 or top not in group:
+        return None
+    steps = steps_at(con, group)
+    known = [(s, h) for s, h in zip(steps, group, strict=True) if s is not None]
+    if not known:
+        return None
+    first = min(s for s, _ in known)
+    at_first = {h.rank for s, h in known if s == first}
+    top_step = steps[group.index(top)]
+    if len(at_first) != 1 or top.rank in at_first or (top_step is not None and top_step <= first):
+        return None
+    began = min((h for s, h in known if s == first), key=lambda h: -h.score)
+    began.notes.append(f"its loss went non-finite at step {first}, before any other rank's")
+    return began
 
 
 def _agrees(h: Hyp, top: Hyp) -> bool:
