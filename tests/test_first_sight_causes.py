@@ -1833,6 +1833,12 @@ def test_a_role_less_tee_prefix_is_the_local_rank_and_a_failure_table_entry_is_n
     rows = pq.read_table(out, columns=["line_no", "message", "local_rank"]).to_pylist()
     heading = next(r for r in rows if r["line_no"] == 8)
     assert heading["message"].startswith("[1]:") and heading["local_rank"] is None
+    # a log service that flattened the table's entry onto one line: still the table's, not rank 1's output
+    flat = "  | 2026-03-01T10:00:02.000Z | [1]: time : 2026-03-01_10:00:02 host : algo-1 rank : 1 (local_rank: 1) exitcode : -6\n"
+    write_job(tmp_path / "flat", {"console.log": flat})
+    ingest(tmp_path / "flat", out_parquet=tmp_path / "f.parquet", options=QUIET)
+    (row,) = pq.read_table(tmp_path / "f.parquet", columns=["message", "local_rank"]).to_pylist()
+    assert "[1]: time" in row["message"] and row["local_rank"] is None
 
 
 def test_a_shared_librarys_loader_error_is_failure_evidence_but_not_a_pdsh_host(tmp_path):
@@ -1970,3 +1976,21 @@ def test_a_non_finite_loss_began_on_the_rank_whose_step_saw_it_first_not_on_the_
     assert v.root_cause.category == "nan_divergence"
     assert v.initiating.rank == 1 and v.status == "failed"
     assert v.first_deviating is not None and "step 5 loss nan" in v.first_deviating.text
+
+
+def test_azure_mls_streamed_prefix_is_a_wrapper_that_names_the_node(tmp_path):
+    lines = [
+        "2024-05-01 08:00:01 [trainjob-7-worker-0, 10.0.3.4] trainjob-7-worker-0:31:31 [0] NCCL INFO Bootstrap : Using eth0:10.0.3.4<0>",
+        "2024-05-01 08:00:02 [trainjob-7-worker-0, 10.0.3.4] trainjob-7-worker-0:31:31 [0] init.cc:1410 NCCL WARN "
+        "Invalid rank requested : 4/4",
+    ]
+    v = verdict(tmp_path, {"azureml-logs/70_driver_log.txt": "\n".join(lines) + "\n"})
+    assert v.status == "failed" and v.root_cause.rule_id == "nccl-invalid-rank-requested"
+    assert v.first_deviating is not None and v.first_deviating.node == "trainjob-7-worker-0"
+
+
+def test_a_shells_command_not_found_is_the_launch_environments_failure(tmp_path):
+    text = ("(head, rank=0, pid=2001) starting\n(head, rank=0, pid=2001) /bin/sh: 1: deepspeed: not found\n"
+            "(worker2, rank=1, pid=1777, ip=10.2.0.9) /bin/sh: 1: deepspeed: not found\n")
+    v = verdict(tmp_path, {"run.log": text})
+    assert v.status == "failed" and v.root_cause.category == "config_error" and v.initiating.all_ranks

@@ -266,3 +266,21 @@ def test_a_launcher_table_without_borders_is_not_swallowed_by_its_exception():
     ev = _fold(["torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "train.py FAILED",
                 "Failures:", "[1]:", "  time      : 2024-01-02_03:04:05", "  rank      : 1 (local_rank: 1)"])
     assert ev["line_no"].to_list()[-1] == 4 and ev["line_end"].to_list()[-1] == 6
+
+
+def test_a_traceback_that_lost_its_header_and_first_frame_is_not_the_record_aboves():
+    """A paste cut inside a traceback: its first line a frame's code line, under a log record that
+    has nothing to do with it. The record stays one line; the traceback is an event of its own."""
+    lines = [
+        "INFO:torch.distributed.elastic.agent.server.api:[default] Worker group FAILED. 3/3 attempts left",
+        "    self._initialize_workers(worker_group)",
+        '  File "/usr/lib/python3/torch/distributed/elastic/agent/server/api.py", line 678, in _initialize_workers',
+        "    self._rendezvous(worker_group)",
+        "torch.distributed.elastic.rendezvous.api.RendezvousClosedError",
+    ]
+    ev = _fold(lines)
+    assert ev["line_no"].to_list() == [1, 2]
+    assert ev["line_end"].to_list() == [1, 5]
+    # a record whose own indented detail is no code line of a frame keeps it
+    kept = _fold(["2024-05-01 10:00:00 INFO config:", "    lr: 0.1", "    steps: 10", "next"])
+    assert kept["line_no"].to_list() == [1, 4]

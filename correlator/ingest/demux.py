@@ -47,6 +47,13 @@ PREFIXES: tuple[Prefix, ...] = (
         "0123456789",
     ),
     Prefix("kubectl_pod", r"^\[pod/(?P<host>[^/\]\s]+)/[^\]\s]*\] ", "["),
+    # Azure ML's streamed job log: "<stamp> [<node or pod>, <its ip or unknown_ip>] " before each line
+    Prefix(
+        "azureml_stream",
+        r"^(?P<wrapper_ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) \[(?P<host>[A-Za-z0-9][\w.-]*), "
+        r"(?:\d{1,3}(?:\.\d{1,3}){3}|unknown_ip)\] ",
+        "0123456789",
+    ),
     Prefix("accelerate_test", r"^(?:stdout|stderr): ", "s"),
     Prefix("rank", r"^\[rank(?P<rank>\d+)\]: ?", "["),
     # a platform's own stamp before torch's "[rankN]:" (a job console that stamps each line);
@@ -246,9 +253,11 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series |
                 ok = ok & _pdsh_ok(groups.struct.field("host")).fill_null(False)
             elif p.name == "torchrun_tee":
                 # "[1]:" alone on its line is an entry of torchrun's failure table ("Failures:",
-                # "[1]:", "  time : ..."); a role-less tee prefix has the worker's text after it
-                ok = ok & ((sub.str.len_chars() > matched_prefix.str.len_chars())
-                           | matched_prefix.str.contains(r"^\[[A-Za-z_]")).fill_null(False)
+                # "[1]:", "  time : ..."), and so is "[1]: time : ... host : ..." where a log service
+                # flattened the entry onto one line; a role-less tee prefix has the worker's own text
+                rest = sub.str.slice(matched_prefix.str.len_chars())
+                ok = ok & (matched_prefix.str.contains(r"^\[[A-Za-z_]")
+                           | ((rest.str.len_chars() > 0) & ~rest.str.contains(r"^\s*time\s*:"))).fill_null(False)
             if not ok.any():
                 continue
             matched_any = matched_any.scatter(at.filter(ok), True)

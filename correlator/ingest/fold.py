@@ -95,6 +95,7 @@ _RECORD_WITH_EXC_INFO = r"^\S?[^\n]{0,80}?\b(?:ERROR|CRITICAL|FATAL|EXCEPTION)\b
 # A traceback's frame line; one that follows neither an indented line nor a line
 # ending in ":" (a header: "Traceback ...:", "Thread 0x... (most recent call first):")
 # starts a traceback whose header was cut off (a paste that began below it).
+_ASIDE_REACH = 4  # lines above a headless traceback's first code line that must hold no frame
 _FRAME_LINE = r'^\s*File "[^"\n]*", line \d+'  # a paste may lose the first frame's indentation
 
 # Report blocks: opened by a marker line, closed by the next stamped line.
@@ -132,6 +133,7 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         t.str.contains(r"\d+%\|").alias("bar"),
         t.str.contains(_EXCEPTION_FIELD).alias("exc_field"),
         t.str.contains(r"^Last error:\s*$").alias("last_error"),
+        t.str.contains(r"^\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b").alias("leveled"),
     )
     return flags.gather(codes)
 
@@ -182,6 +184,22 @@ def continuation_flags(
         pl.col("frame") & ~prev(indented).fill_null(False) & ~prev(pl.col("opens")).fill_null(False)
         & ~after_chain.fill_null(False)
     )
+    # a traceback whose paste lost its header and its first frame line: a frame's code line, indented,
+    # right under a log record (stamped, or led by its level) that opens nothing, with a frame line
+    # under it. The record does not own it: a record's own traceback starts with its "Traceback"
+    # header. (Under any other line it may be that line's own, an interleaved console's piece.)
+    # (Not where a frame stands just above the record: that traceback is open, the record an aside
+    # of the tee race below, and its frames go on.)
+    frame_just_above = within(
+        pl.col("frame").cast(pl.Int8).rolling_max(window_size=_ASIDE_REACH, min_samples=1).shift(1)
+    ).fill_null(0) > 0
+    headless_code = (
+        indented & ~pl.col("frame") & within(pl.col("frame").shift(-1)).fill_null(False)
+        & ~prev(indented).fill_null(True) & ~prev(blank).fill_null(True) & ~prev(pl.col("opens")).fill_null(False)
+        & (prev(pl.col("ts")).is_not_null() | prev(pl.col("leveled"))).fill_null(False)
+        & ~frame_just_above & ~after_chain.fill_null(False)
+    )
+    headless = headless | headless_code
     opener = pl.col("opener_line") & ~(pl.col("torch_version") & prev(pl.col("collecting")).fill_null(False))
     stamped_outside = pl.col("ts").is_not_null() & ~pl.col("ts_format").is_in(
         list(_BLOCK_TS_FORMATS_INSIDE)
