@@ -1975,6 +1975,7 @@ def test_a_non_finite_loss_began_on_the_rank_whose_step_saw_it_first_not_on_the_
     v = verdict(tmp_path, {"rank0.log": r0, "rank1.log": r1})
     assert v.root_cause.category == "nan_divergence"
     assert v.initiating.rank == 1 and v.status == "failed"
+    assert v.hypotheses[0].rank == 1  # listed in the order it decided
     assert v.first_deviating is not None and "step 5 loss nan" in v.first_deviating.text
 
 

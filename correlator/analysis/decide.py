@@ -165,6 +165,10 @@ def decide(
     score(hyps, by_id, collateral_rows, len(known_ranks))
     hyps.sort(key=lambda h: -h.score)
     total = sum(h.score for h in hyps) or 1.0
+    began = _nan_began_earlier(con, hyps[0], hyps) if hyps else None
+    if began is not None:  # listed first too: the verdict's hypotheses read in the order it decided
+        hyps.remove(began)
+        hyps.insert(0, began)
     verdict.hypotheses = [
         Hypothesis(
             rule_id=h.rule.rule.id if h.rule else None, category=h.category, rank=h.rank, node=h.node,
@@ -187,11 +191,6 @@ def decide(
         _echoes_only(verdict, collateral_rows)
         return verdict
     top = hyps[0]
-    began = _nan_began_earlier(con, top, hyps)
-    if began is not None:
-        hyps.remove(began)
-        hyps.insert(0, began)
-        top = began
     corroborate(top, hyps)
     # hypotheses naming the same rank for the same category are one conclusion reached
     # twice (its loss line and its exception): they add up, they do not compete. After
