@@ -73,7 +73,9 @@ PATTERNS = (
         "app.run_completed",
         triggers=("Training completed", "Training finished", "training finished", "Training complete",
                   "training complete", "Training done", "training done", "'train_runtime'", "Trainer.fit` stopped:", " passed", "***** train metrics *****", "inished training",
-                  "early stopping", "# Out of bounds values : 0 OK"),
+                  "early stopping", "# Out of bounds values : 0 OK", "cleanly", "successfully", "normally",
+                  "final eval", "Final eval", "final val", "Final val", "final test", "Final test",
+                  "final metrics", "Final metrics", "final results", "Final results"),
         # also Lightning's end of fit ("`Trainer.fit` stopped: `max_epochs=3` reached."), the
         # Trainer's final metrics block, and a test run's summary with nothing failed
         regex=(
@@ -85,6 +87,10 @@ PATTERNS = (
             # nccl-tests' closing summary: every size checked, no wrong value (src/common.cu; its
             # "# Avg bus bandwidth" line follows whether or not values were wrong)
             r"|^# Out of bounds values : 0 OK\s*$"
+            # a process's own word that it ends well, and the run's final metrics
+            r"|\b(?:exiting|exited|shutting down|shut down) (?:cleanly|successfully|normally)\b"
+            r"|\b(?:run|job|training|program) (?:finished|completed|ended) (?:successfully|cleanly|normally)\b"
+            r"|\bfinal (?:eval(?:uation)?|val(?:idation)?|test|metrics|results)\b[^:=\n]{0,40}[:=]"
         ),
         level="INFO",
         examples=(
@@ -98,8 +104,14 @@ PATTERNS = (
             "***** train metrics *****",
             "======================== 12 passed, 3 warnings in 41.20s ========================",
             "# Out of bounds values : 0 OK",
+            "[15:45:58]           INFO     rank 1 exiting cleanly                mc_fabric_rich.py:72",
+            "2026-03-01 10:00:41 INFO job finished successfully after 3 epochs",
+            "final evaluation on the held-out split: {'acc': 0.91}",
         ),
         near_misses=(
+            "Download completed successfully",
+            "checkpoint saved successfully",
+            "final eval starts now",
             "11/30/2026 04:34:43 - INFO - train - Training started",
             "# Out of bounds values : 12 FAILED",
             "# Avg bus bandwidth    : 5.14095 ",
@@ -113,10 +125,11 @@ PATTERNS = (
     Pattern(
         "app.world_size",
         triggers=("world_size", "world size", "World size", "World Size", "WORLD_SIZE", " of ", "GLOBAL_RANK: ",
-                  "distributed training: False"),
+                  "distributed training: False", "rank ", "Rank ", "RANK ", "rank=", "rank:"),
         regex=(
             r"(?i)\bworld[_ ]size\s*(?:=|:|\.{3,})\s*(?P<world_size>\d+)"
-            r"|\brank\s+(?P<app_rank>\d+)\s+of\s+(?P<app_world_size>\d+)\b"
+            # "rank 3 of 4", "rank 1/2", "rank=1/2": a process stating its own rank and the world's size
+            r"|\brank(?:\s+|\s*[:=]\s*)(?P<app_rank>\d+)(?:\s+of\s+|\s*/\s*)(?P<app_world_size>\d+)\b"
             # Lightning's "Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/4"
             r"|\bGLOBAL_RANK: (?P<lightning_rank>\d+), MEMBER: \d+/(?P<lightning_world_size>\d+)"
             # the HF example scripts' start-up line: not distributed is one process
@@ -129,8 +142,10 @@ PATTERNS = (
             "12/01/2026 20:37:51 - WARNING - hf_train - Process rank: 0, device: cpu, n_gpu: 0, "
             "distributed training: False",
             "Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/4",
+            "2026-12-06 12:39:38,832 [26339] INFO lc.train: host vm pid 26339: rank 1/2 local_rank 1, master x:1",
         ),
         near_misses=(
+            "NCCL INFO comm 0x55d0c0a4c4d0 rank 3 nranks 8 cudaDev 3 busId 4f000 - Init COMPLETE",
             "train_batch_size is not equal to micro_batch_per_gpu * gradient_acc_step * world_size 8 != 2 * 1 * 1",
             "[2020-12-24 16:25:13,902] [INFO] [launch.py:100:main] dist_world_size=2",
             "12/01/2026 20:37:38 - WARNING - hf_train - Process rank: 1, device: cpu:0, n_gpu: 0, "

@@ -42,6 +42,25 @@ PATTERNS = (
             "The actor is dead because its node has died. Node Id: 677df2a9020c5db45e755b0078c469e2ce51e05ea093ed3b283505a0",
         ),
     ),
+    # the raylet's report of a worker process that died without raising (core_worker's
+    # "Worker unexpectedly exits": SIGKILL, a native crash, `ray stop --force`), with the
+    # dead process's pid, the rank's whose own lines carry that pid
+    Pattern(
+        "ray.worker_died",
+        triggers=("A worker died or was killed while executing a task by an unexpected system error",),
+        regex=(
+            r"A worker died or was killed while executing a task by an unexpected system error\."
+            r"(?:[^\n]*?\bWorker PID: (?P<worker_pid>\d+))?(?:[^\n]*?\bWorker exit type: (?P<exit_type>\w+))?"
+        ),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "(raylet) A worker died or was killed while executing a task by an unexpected system error. To "
+            "troubleshoot the problem, check the logs for the dead worker. Lease ID: 0600 Worker ID: 4a3e Node ID: "
+            "75d2 Worker IP address: 127.0.0.1 Worker port: 45523 Worker PID: 16435 Worker exit type: SYSTEM_ERROR "
+            "Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file.",
+        ),
+    ),
     Pattern(
         "ray.node_marked_dead",
         triggers=("has been marked dead because the detector has missed too many heartbeats",),

@@ -17,6 +17,7 @@ from correlator.ingest.attribute import facts_from_path
         ("worker-1.log", None, None, "worker-1"),
         ("slurm-1234.out", None, None, None),
         ("rank10.log.gz", 10, None, None),
+        ("mpilogs/1/rank.2/stderr", 2, None, None),  # OpenMPI --output-filename
         ("local_rank_2.log", None, 2, None),
         ("gpu-node-07/train.log", None, None, "gpu-node-07"),
         ("job/launcher.log", None, None, None),

@@ -176,11 +176,11 @@ def _captures() -> list[Path]:
 
 CAPTURES = _captures()
 # Copies that still change the verdict (strict: a fix makes them fail until removed here).
-KNOWN_GAPS = {
-    "captures18/lc-torchrun-pidonly-warnings-flood-worker-segv-r1":
-        "pid-only records ('[26339] ERROR ...'): the worker's traceback copy with no rank prefix is not tied "
-        "to the rank its pid names, so with the launcher's copies the DataLoader crash reads as on both ranks "
-        "(all ranks); without them, as rank 1's",
+KNOWN_GAPS: dict[str, str] = {
+    "captures19/mc-elastic-launch-api-redirect-logspecs-truncated-rankstate-r1":
+        "without the error.json files, rank 1's OSError (read as a configuration error raised before training, "
+        "its peers terminated by the agent without an echo of their own) reads as every rank's; the error.json "
+        "names the rank (found at round K's first sight, 2026-12-06)",
 }
 
 

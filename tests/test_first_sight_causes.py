@@ -1932,7 +1932,7 @@ def test_the_culprits_own_earlier_line_of_the_same_failure_is_where_it_began(tmp
 def test_the_earlier_line_is_taken_only_from_the_culprits_same_burst():
     """The choice itself: an agreeing hypothesis placed by meaning, of the culprit's rank, above the
     cited line and within seconds of it; not one of another rank, nor one long before."""
-    from correlator.analysis.decide import _own_line_before_the_report
+    from correlator.analysis.decide import _culprits_earlier_line_of_the_same_failure
     from correlator.analysis.hypotheses import Hyp
     from correlator.verdict import Evidence, FirstDeviating
 
@@ -1947,14 +1947,14 @@ def test_the_earlier_line_is_taken_only_from_the_culprits_same_burst():
     top = hyp("FloatingPointError: loss is nan at step 8", 40, 1, 1000.0)
     fd = FirstDeviating(file="r.log", line_no=40, line_end=45, rank=1, text="FloatingPointError: ...", why="cited")
     earlier = hyp("ERROR non-finite loss nan at epoch 0 step 8", 39, 1, 999.9)
-    found = _own_line_before_the_report(top, [top, earlier], 1, fd)
+    found = _culprits_earlier_line_of_the_same_failure(top, [top, earlier], 1, fd)
     assert found is not None and found["line_no"] == 39
     other_rank = hyp("ERROR non-finite loss nan at epoch 0 step 8", 39, 2, 999.9)
-    assert _own_line_before_the_report(top, [top, other_rank], 1, fd) is None
+    assert _culprits_earlier_line_of_the_same_failure(top, [top, other_rank], 1, fd) is None
     long_before = hyp("ERROR non-finite loss nan at epoch 0 step 2", 12, 1, 900.0)
-    assert _own_line_before_the_report(top, [top, long_before], 1, fd) is None
+    assert _culprits_earlier_line_of_the_same_failure(top, [top, long_before], 1, fd) is None
     below = hyp("ERROR non-finite loss nan at epoch 0 step 8", 47, 1, 1000.1)
-    assert _own_line_before_the_report(top, [top, below], 1, fd) is None
+    assert _culprits_earlier_line_of_the_same_failure(top, [top, below], 1, fd) is None
 
 
 def test_a_non_finite_loss_began_on_the_rank_whose_step_saw_it_first_not_on_the_raiser(tmp_path):
@@ -1995,3 +1995,178 @@ def test_a_shells_command_not_found_is_the_launch_environments_failure(tmp_path)
             "(worker2, rank=1, pid=1777, ip=10.2.0.9) /bin/sh: 1: deepspeed: not found\n")
     v = verdict(tmp_path, {"run.log": text})
     assert v.status == "failed" and v.root_cause.category == "config_error" and v.initiating.all_ranks
+
+
+# ---- 4. whose failure: a process named by its pid, and what its own lines say of its rank --
+
+def _journal(stamp: str, host: str, tag: str, pid: int, text: str) -> str:
+    return f"{stamp} {host} {tag}[{pid}]: {text}\n"
+
+
+@pytest.mark.parametrize("stamp", ["Mar  4 09:15:02", "2026-03-04T09:15:02+0000", "Mar 04 09:15:02.412771"])
+@pytest.mark.parametrize("name", ["syslog", "journal-trainer.txt", "train.log"])
+def test_a_syslog_header_is_a_wrapper_and_the_tags_pid_names_the_rank(tmp_path, stamp, name):
+    """Two ranks' output sent through journald / `logger`: the header's host is the node, its pid
+    the process; a rank whose `[rankN]:` lines name it owns its unprefixed traceback too, even in a
+    file named like a machine's log."""
+    j = lambda pid, text: _journal(stamp, "gpu-a17", "trainer", pid, text)  # noqa: E731
+    text = (
+        j(8812, "[rank0]: step 40 loss 0.913") + j(8813, "[rank1]: step 40 loss 0.907")
+        + j(8813, "Traceback (most recent call last):")
+        + j(8813, '  File "/opt/job/fit.py", line 77, in <module>')
+        + j(8813, "    batch = torch.empty(n, d)")
+        + j(8813, "RuntimeError: [enforce fail at alloc_cpu.cpp:117] data. DefaultCPUAllocator: "
+                  "not enough memory: you tried to allocate 68719476736 bytes.")
+        + j(8812, "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] "
+                  "Connection closed by peer [10.1.0.17]:4112")
+    )
+    v = verdict(tmp_path, {name: text})
+    assert v.status == "failed" and v.root_cause.category == "oom"
+    assert v.initiating.rank == 1
+    assert v.root_cause.evidence is not None and v.root_cause.evidence.node == "gpu-a17"
+
+
+def test_a_kernel_line_in_syslog_keeps_its_whole_header(tmp_path):
+    """`kernel:` has no pid: the line is the kernel parser's, as before."""
+    text = ("Mar  4 09:15:02 gpu-a17 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=8813, name=python, "
+            "GPU has fallen off the bus.\n")
+    v = verdict(tmp_path, {"syslog": text})
+    assert v.status == "failed" and v.root_cause.category == "hardware_xid"
+
+
+@pytest.mark.parametrize("field,said", [
+    ("[{pid}]", "worker up: rank {r}/{w}"),
+    ("[pid {pid}]", "joined the group as rank {r} of {w}"),
+    ("[pid={pid}]", "rank={r}/{w} device=cpu"),
+])
+def test_a_records_pid_field_and_its_stated_rank_name_the_rank_of_its_error(tmp_path, field, said):
+    """Records that name only their process (logging's `%(process)d`); each process says its rank
+    once at start. The error record that follows names no rank: its pid does."""
+    def rec(t: int, pid: int, level: str, text: str) -> str:
+        return f"2026-03-04 09:15:{t:02d},120 {field.format(pid=pid)} {level} fit: {text}\n"
+
+    pids = {0: 40411, 1: 40412, 2: 40415}
+    text = "".join(rec(1 + r, pids[r], "INFO", said.format(r=r, w=3)) for r in (2, 0, 1))
+    text += "".join(rec(5, pids[r], "INFO", f"step 9 loss {0.5 + r / 10:.2f}") for r in range(3))
+    text += rec(7, pids[2], "ERROR", "run failed")
+    text += ("Traceback (most recent call last):\n"
+             '  File "/opt/job/fit.py", line 120, in loop\n'
+             "    x = next(it)\n"
+             "OSError: [Errno 5] Input/output error: '/mnt/shards/shard-00042.tar'\n")
+    text += rec(9, pids[0], "ERROR", "run failed: Connection closed by peer [127.0.0.1]:51514")
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed"
+    assert v.initiating.rank == 2
+    assert v.root_cause.category == "storage_io"
+
+
+def test_a_pid_that_states_two_ranks_names_none(tmp_path):
+    """A coordinator's record that speaks of other ranks (`rank 1/3 joined`, `rank 2/3 joined`)
+    does not make its process either rank."""
+    def rec(t: int, text: str) -> str:
+        return f"2026-03-04 09:15:{t:02d},120 [5150] INFO coord: {text}\n"
+
+    text = rec(1, "rank 1/3 joined") + rec(2, "rank 2/3 joined") + rec(3, "all joined")
+    job = write_job(tmp_path / "job", {"coord.log": text})
+    out = tmp_path / "t.parquet"
+    ingest(job, out_parquet=out, options=QUIET)
+    ranks = pq.read_table(out, columns=["rank", "message"]).to_pylist()
+    assert [r["rank"] for r in ranks if "all joined" in r["message"]] == [None]
+
+
+def test_the_raylets_dead_worker_pid_names_the_rank_that_died(tmp_path):
+    """Ray's raylet reports a worker that died without raising by its pid; the rank is the one
+    whose own lines carry that pid (each said `rank R/W` under Ray's `(RayTrainWorker pid=...)`)."""
+    w = lambda pid, text: f"(RayTrainWorker pid={pid}, ip=10.8.0.{pid % 7}) {text}\n"  # noqa: E731
+    text = (
+        w(7301, "trainer up: rank 0/3, reading part-0.arrow") + w(7355, "trainer up: rank 1/3, reading part-1.arrow")
+        + w(7342, "trainer up: rank 2/3, reading part-2.arrow")
+        + "".join(w(p, f"iter {i} loss {1.5 - i / 10:.2f}") for i in (1, 2) for p in (7301, 7355, 7342))
+        + "(raylet, ip=10.8.0.2) A worker died or was killed while executing a task by an unexpected system error. "
+          "To troubleshoot the problem, check the logs for the dead worker. Worker IP address: 10.8.0.2 Worker port: "
+          "40211 Worker PID: 7355 Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with "
+          "a connection error code 2. End of file. Some common causes include: (1) the process was killed by the "
+          "OOM killer due to high memory usage, (2) ray stop --force was called\n"
+        + w(7301, "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer "
+                  "[10.8.0.2]:40211")
+    )
+    v = verdict(tmp_path, {"driver.log": text})
+    assert v.status == "failed" and v.initiating.rank == 1
+    assert v.root_cause.rule_id == "ray-worker-died-unexpectedly" and v.root_cause.category == "oom"
+
+
+# ---- 4. whose failure: all ranks alike, by count and by the machine ---------------------
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_the_same_unranked_error_printed_by_each_worker_is_every_ranks(tmp_path, n):
+    """A launcher's console that its workers share: each raised the same error and no prefix
+    says who (the same traceback n times)."""
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/srv/run/entry.py", line 12, in <module>\n'
+          "    cfg = load(args.config)\n"
+          "KeyError: 'optimizer_kwargs'\n")
+    text = f"[launcher] starting {n} workers\n" + tb * n
+    v = verdict(tmp_path, {"launcher.out": text})
+    assert v.status == "failed" and v.initiating.all_ranks and v.initiating.rank is None
+
+
+def test_one_unranked_error_stays_unknown(tmp_path):
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/srv/run/entry.py", line 12, in <module>\n'
+          "    cfg = load(args.config)\n"
+          "KeyError: 'optimizer_kwargs'\n")
+    v = verdict(tmp_path, {"launcher.out": "[launcher] starting 2 workers\n" + tb})
+    assert v.status == "failed" and not v.initiating.all_ranks and v.initiating.kind == "unknown"
+
+
+def _nccl_shm_warn(host: str, pid: int, dev: int) -> str:
+    return (f"{host}:{pid}:{pid + 400} [{dev}] include/shm.h:28 NCCL WARN Call to posix_fallocate failed : "
+            "No space left on device\n")
+
+
+def test_a_node_level_cause_on_the_jobs_only_machine_is_every_ranks(tmp_path):
+    text = (f"{'trn-x9'}:5510:5510 [0] NCCL INFO Bootstrap : Using eth0:10.3.0.9<0>\n"
+            + _nccl_shm_warn("trn-x9", 5511, 1))
+    v = verdict(tmp_path, {"mpirun.log": text})
+    assert v.status == "failed" and v.root_cause.category == "storage_io"
+    assert v.initiating.all_ranks
+
+
+def test_a_node_level_cause_in_a_job_of_two_machines_is_that_node(tmp_path):
+    files = {
+        "node-a1/mpirun.log": "trn-a1:5510:5510 [0] NCCL INFO Bootstrap : Using eth0:10.3.0.9<0>\n"
+                              + _nccl_shm_warn("trn-a1", 5511, 1),
+        "node-b2/mpirun.log": "trn-b2:7710:7710 [0] NCCL INFO Bootstrap : Using eth0:10.3.0.10<0>\n",
+    }
+    v = verdict(tmp_path, files)
+    assert v.status == "failed" and not v.initiating.all_ranks and v.initiating.node == "trn-a1"
+
+
+def test_a_programs_name_before_a_glibc_assert_is_no_host(tmp_path):
+    text = ("run_bench2: src/loader.c:88: shard_open: Assertion `n_tok > 0' failed.\n"
+            "[gpu-17:4411] *** Process received signal ***\n")
+    job = write_job(tmp_path / "job", {"out.log": text})
+    out = tmp_path / "t.parquet"
+    ingest(job, out_parquet=out, options=QUIET)
+    rows = pq.read_table(out, columns=["node", "message"]).to_pylist()
+    first = next(r for r in rows if "Assertion" in r["message"])
+    assert first["node"] != "run_bench2" and first["message"].startswith("run_bench2: ")
+
+
+def test_slurms_step_daemon_that_cannot_exec_the_program_is_the_environments_failure(tmp_path):
+    text = ("slurmstepd: error: execve(): accelerate: No such file or directory\n"
+            "srun: error: gpu-n04: task 1: Exited with exit code 2\n")
+    v = verdict(tmp_path, {"slurm-88211.out": text})
+    assert v.status == "failed" and v.root_cause.category == "config_error" and v.initiating.all_ranks
+
+
+def test_a_version_error_raised_after_a_bar_of_steps_is_that_ranks_not_every_ranks(tmp_path):
+    """torch without an attribute the code uses only on one rank's rare path (its OOM fallback),
+    raised mid-epoch under the rank-0 bar: that rank's failure, not a check every rank ran."""
+    text = ("      7/40      3.1G     0.912  56%|█████▌    | 45/80 [00:21<00:16,  2.1it/s]\n"
+            "[rank3]: Traceback (most recent call last):\n"
+            '[rank3]:   File "/opt/det/assign.py", line 51, in forward\n'
+            "[rank3]:     except torch.OutOfMemoryError:\n"
+            "[rank3]: AttributeError: module 'torch' has no attribute 'OutOfMemoryError'\n")
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed" and v.initiating.rank == 3 and not v.initiating.all_ranks

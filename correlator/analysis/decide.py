@@ -56,6 +56,11 @@ MIN_CONFIDENCE = 0.35  # below this the verdict is "inconclusive"
 
 
 
+# categories of a machine's resources and set-up, which all of its ranks share (not a GPU's
+# fault, nor one process's memory)
+NODE_SHARED_CATEGORIES = ("storage_io", "config_error", "version_mismatch")
+
+
 def decide(
     con: duckdb.DuckDBPyConnection, rules: list[LoadedRule], baseline: str | None
 ) -> Verdict:
@@ -144,11 +149,16 @@ def decide(
         # about (peers timing out), the cross-rank inferences decide instead: an
         # unplaced error among them is as likely an echo's own log line
         h = failure_hypothesis(con, failures[0])
-        same_error_everywhere(h, rows(con, "SELECT rank, ts_aligned FROM failure_evidence WHERE shape = ?",
-                                      [failures[0]["shape"]]), known_ranks)
+        same_error_everywhere(h, rows(con, "SELECT rank, ts_aligned, file, line_no, line_end FROM failure_evidence "
+                                      "WHERE shape = ?",
+                                      [failures[0]["shape"]]), known_ranks, bool(collateral_rows))
         hyps.append(h)
+    elif worker_echoes and not any(h.rule is not None or h.inference is None for h in hyps):
+        own = _own_error_before_the_echoes(con, worker_echoes)
+        if own is not None:
+            hyps.append(own)
     for h in hyps:
-        if h.rule is None and h.inference is None and h.evidence is not None:
+        if h.rule is None and h.inference is None and h.evidence is not None and h.classification is None:
             _classify(con, h)
         elif h.rule is not None and h.rule.rule.category_from_detail and h.evidence is not None:
             _refine_by_detail(con, h)
@@ -212,6 +222,12 @@ def decide(
         all_ranks = True
         top.notes.append("a deterministic check raised before training: every rank runs it alike")
     all_ranks = all_ranks and not external  # stopped from outside: no rank to blame, nor a failure of every rank
+    if (not all_ranks and not external and top.rank is None and top.node is not None and len(nodes) <= 1
+            and top.category in NODE_SHARED_CATEGORIES):
+        # a machine's disk, /dev/shm, limits or set-up in a job that ran on that machine alone:
+        # every rank shares it (in a job of several machines it is that node's)
+        all_ranks = True
+        top.notes.append(f"node {top.node} is the job's only machine: what it lacks, every rank lacks")
     if all_ranks:
         # the same failure on every rank: its reports on the other ranks are that conclusion
         # again, not rivals (four ranks' "Duplicate GPU" scored a quarter each and read
@@ -338,7 +354,7 @@ def decide(
         if odd is not None and (_before(odd, fd) or (odd["file"] != fd.file and (fd.ts is None or fd.ts_estimated))):
             verdict.first_deviating = _first_deviating(con, odd)
     if init_rank is not None and verdict.first_deviating is not None:
-        own = _own_line_before_the_report(top, hyps, init_rank, verdict.first_deviating)
+        own = _culprits_earlier_line_of_the_same_failure(top, hyps, init_rank, verdict.first_deviating)
         if own is not None:
             verdict.first_deviating = _first_deviating(con, own)
     warned = top.warned_at
@@ -413,7 +429,7 @@ def _no_later_than_the_first_report(
             con, {**first, "subject_rank": init_rank, "why": "the first report of the root cause about this rank"})
 
 
-def _own_line_before_the_report(top: Hyp, hyps: list[Hyp], init_rank: int, fd: FirstDeviating) -> dict | None:
+def _culprits_earlier_line_of_the_same_failure(top: Hyp, hyps: list[Hyp], init_rank: int, fd: FirstDeviating) -> dict | None:
     """The same conclusion reached from an earlier line of the culprit's own: its job's
     "non-finite loss" error right above the exception that stopped it, faulthandler's
     "Fatal Python error" (no rank: the workers share a console) above the launcher's
@@ -779,6 +795,28 @@ def _missing(
 
 
 
+def _own_error_before_the_echoes(con: duckdb.DuckDBPyConnection, echoes: list[dict]) -> Hyp | None:
+    """Among echoes, a rank's own error that says what went wrong by its meaning (a guard's
+    "non-finite loss", an errno), not a wait or a lost peer, and that it printed before the
+    first echo: the cause the echoes followed. An unplaced error that says nothing of its
+    own (a bare traceback) stays out: it is as likely an echo's own log line."""
+    stamped = [epoch(r["ts_aligned"]) for r in echoes if r.get("ts_aligned") is not None]
+    if not stamped:
+        return None
+    first_echo = min(stamped)
+    for row in rows(con, "SELECT * FROM failure_evidence WHERE rank IS NOT NULL AND ts_aligned IS NOT NULL "
+                         "ORDER BY ts_aligned, file, line_no LIMIT 20"):
+        if epoch(row["ts_aligned"]) > first_echo:
+            break
+        h = failure_hypothesis(con, row)
+        _classify(con, h)
+        c = h.classification
+        if c is not None and c.by_meaning and not c.entry.echo:
+            h.notes.append("its own error, before its peers' echoes")
+            return h
+    return None
+
+
 def failure_hypothesis(con: duckdb.DuckDBPyConnection, row: dict) -> Hyp:
     """A hypothesis from failure evidence nothing else placed."""
     d = with_message(con, row)
@@ -912,8 +950,10 @@ def _deterministic_everywhere(con: duckdb.DuckDBPyConnection, top: Hyp, hyps: li
         ).fetchone()[0]
         if waited and top.n_ranks_same < 2:
             return False
+    # progress of another rank, or of a stream no prefix names (rank 0's bar in a console the
+    # ranks share, the failing rank's own then being named): the job was training, not checking
     trained = con.execute(
-        "SELECT count(*) FROM stream_progress WHERE rank IS NOT NULL AND rank IS DISTINCT FROM ?", [top.rank]
+        "SELECT count(*) FROM stream_progress WHERE rank IS DISTINCT FROM ?", [top.rank]
     ).fetchone()[0]
     return not trained
 

@@ -167,7 +167,9 @@ def hypotheses(
         h = Hyp(rule=None, category="code_exception" if is_tb else "other", rank=d["rank"],
                 node=d["node"], ts=epoch(d["ts_aligned"]), evidence=cite(d), base=0.6,
                 notes=["deviating error that no rule explains"])
-        same_error_everywhere(h, [c for c in unexplained if c["shape"] == unexplained[0]["shape"]], known_ranks)
+        echoes = bool(one(con, "SELECT count(*) FROM findings WHERE role = 'collateral'", [])[0])
+        same_error_everywhere(h, [c for c in unexplained if c["shape"] == unexplained[0]["shape"]], known_ranks,
+                              echoes)
         out.append(h)
     out.extend(_inferred_hypotheses(con))
     own_error_first(out)
@@ -195,12 +197,30 @@ def _survived_by_their_rank(con: duckdb.DuckDBPyConnection, hyps: list[Hyp]) -> 
                            "a failure it went on from, not the one that ended the run")
 
 
-def same_error_everywhere(h: Hyp, same: list[dict], known_ranks: list[int]) -> None:
+def same_error_everywhere(h: Hyp, same: list[dict], known_ranks: list[int], echoes: bool = False) -> None:
     """An error no rule knows, raised alike on every known rank at once (each rank ran the
     same failing line: a file every rank loads, a call every rank makes), is one failure of
     all ranks, not the first printer's: the same shape (digits aside) on each rank, close
     together in time (``same``: the rows of that shape). A failure that spreads from one rank reaches its peers as other
-    lines (timeouts, closed connections), which rules place, so it does not look alike."""
+    lines (timeouts, closed connections), which rules place, so it does not look alike.
+
+    Unranked, the same traceback printed more than once into one file (a launcher's console
+    that two workers share: each raised it, and no prefix says who) is alike on that many
+    processes, at least as many as the ranks the logs know. Not a one-line error repeated (a
+    CUDA kernel's assertion prints once per failing thread of one process), nor where other
+    processes only waited or lost a peer (``echoes``): those passed where these failed."""
+    if h.rank is None and h.evidence is not None:
+        if echoes:
+            return
+        copies = [c for c in same if c["rank"] is None and c.get("file") == h.evidence.file
+                  and (c.get("line_end") or c.get("line_no") or 0) > (c.get("line_no") or 0)]
+        times = [epoch(c["ts_aligned"]) for c in copies if c["ts_aligned"] is not None]
+        if (len(copies) >= max(2, len(known_ranks)) and h.n_ranks_same < len(copies)
+                and not (times and max(times) - min(times) > ALL_RANKS_WINDOW_S)):
+            h.n_ranks_same = len(copies)
+            h.notes.append(f"the same error printed {len(copies)} times into one file by processes no prefix "
+                           "names: raised alike by each")
+        return
     if len(known_ranks) < 2 or h.rank is None:
         return
     same = [c for c in same if c["rank"] is not None]

@@ -31,6 +31,8 @@ def phase_of(con: duckdb.DuckDBPyConnection, ts: datetime | None, file: str | No
     job's first line: a start-up error)."""
     first = con.execute("SELECT min(first) FROM last_progress").fetchone()[0]
     any_progress = con.execute("SELECT count(*) FROM stream_progress").fetchone()[0]
+    if first is None and not any_progress and _progress_above(con, file, line_no):
+        return "during_training"  # a bar's position the only sign of steps (a console's tqdm)
     if first is None and not any_progress:
         # no step was ever logged: an error within a start-up's time of the job's
         # first line was raised at start-up (a check every rank runs); later, or
@@ -42,12 +44,18 @@ def phase_of(con: duckdb.DuckDBPyConnection, ts: datetime | None, file: str | No
     if ts is not None and first is not None:
         return "before_training" if ts < first else "during_training"
     if file is not None and line_no is not None:
-        earlier = con.execute(
-            "SELECT count(*) FROM events WHERE file = ? AND line_no < ? AND kind IN "
-            "('app.step_metrics', 'app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine', "
-            "'app.progress_bar', 'app.loss_record', "
-            "'transformers.trainer_log')",
-            [file, line_no],
-        ).fetchone()[0]
-        return "during_training" if earlier else "before_training"
+        return "during_training" if _progress_above(con, file, line_no) else "before_training"
     return None
+
+
+def _progress_above(con: duckdb.DuckDBPyConnection, file: str | None, line_no: int | None) -> bool:
+    """Whether a line of training progress (a step, a metrics record, a bar) comes above
+    ``line_no`` in ``file``."""
+    if file is None or line_no is None:
+        return False
+    return bool(con.execute(
+        "SELECT count(*) FROM events WHERE file = ? AND line_no < ? AND kind IN "
+        "('app.step_metrics', 'app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine', "
+        "'app.progress_bar', 'app.loss_record', 'transformers.trainer_log')",
+        [file, line_no],
+    ).fetchone()[0])

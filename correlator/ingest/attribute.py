@@ -24,8 +24,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_RANK = re.compile(r"(?i)(?:^|[^a-z])(?:global[_-]?)?rank[_-]?(\d+)(?![\d])")
-_LOCAL_RANK = re.compile(r"(?i)(?:^|[^a-z])local[_-]?rank[_-]?(\d+)(?![\d])")
+# (`rank.2`: OpenMPI's --output-filename tree, `<dir>/1/rank.2/stdout`)
+_RANK = re.compile(r"(?i)(?:^|[^a-z])(?:global[_-]?)?rank[._-]?(\d+)(?![\d])")
+_LOCAL_RANK = re.compile(r"(?i)(?:^|[^a-z])local[_-]?rank[._-]?(\d+)(?![\d])")
 _TORCHRUN_TREE = re.compile(r"(?:^|/)attempt_(\d+)/(\d+)/(?:stdout\.log|stderr\.log|error\.json)$")
 _NODE_DIR = re.compile(
     r"(?i)^(?:node|host|worker|master|compute|nid|gpu|gpunode|gpu[-_]node|ip|trainer|pod)"

@@ -148,13 +148,32 @@ agents AS (
 SELECT o.file, o.node, o.pid, CAST(o.pos AS INTEGER) AS local_rank, TRY_CAST(a.base + o.pos AS INTEGER) AS rank
 FROM ordered o JOIN agents a ON a.file = o.file AND a.node IS NOT DISTINCT FROM o.node;
 
+-- A process's rank from what its own lines say: a record that names its pid (logging's
+-- `[%(process)d]`, a syslog header's `tag[pid]`) and states `rank 1 of 2` / `rank 1/2`, or
+-- a line of that pid whose prefix names its rank (`[rank1]: ...` sent through `logger`).
+-- Not a launcher's console (torchrun, Slurm) nor one that reports a child's error (Ray
+-- Train's `[Rank 1 Error Snippet]:` under the driver's pid): their lines speak of others.
+CREATE TEMP TABLE own_pid_rank AS
+SELECT short_host(node) AS host, pid, int_attr(attrs, 'app_rank') AS rank
+FROM fact_events
+WHERE kind = 'app.world_size' AND pid IS NOT NULL
+  AND int_attr(attrs, 'app_rank') < int_attr(attrs, 'app_world_size')
+UNION ALL
+SELECT short_host(coalesce(host_attr, node)) AS host, pid, rank
+FROM part_summary
+WHERE pid IS NOT NULL AND rank IS NOT NULL
+  AND file NOT IN (SELECT file FROM part_summary WHERE source IN ('torchrun', 'slurm'))
+  AND file NOT IN (SELECT file FROM fact_events WHERE attr(attrs, 'child_report') IS NOT NULL);
+
 CREATE TEMP TABLE pid_rank AS
 SELECT host, pid, any_value(rank) AS rank FROM (
     SELECT host, pid, rank FROM nccl_pid_rank
     UNION ALL
     SELECT host, pid, rank FROM torchrun_failures WHERE pid IS NOT NULL
     UNION ALL
-    SELECT host, pid, rank FROM ds_children)
+    SELECT host, pid, rank FROM ds_children
+    UNION ALL
+    SELECT host, pid, rank FROM own_pid_rank)
 GROUP BY ALL HAVING count(DISTINCT rank) = 1;
 
 -- A launcher line about a child (attr child_pid) gets the child's global rank as attr
@@ -182,13 +201,14 @@ SELECT host, local_rank, any_value(rank) AS rank FROM (
     SELECT host, local_rank, rank FROM ds_children)
 GROUP BY ALL HAVING count(DISTINCT rank) = 1;
 
+-- (`localhost` in torchrun's failure table is every machine's name: no node)
 CREATE TEMP TABLE rank_host AS
 SELECT rank, any_value(host) AS host FROM (
-    SELECT rank, host FROM nccl_pid_rank WHERE host IS NOT NULL
+    SELECT rank, own_host(host) AS host FROM nccl_pid_rank WHERE own_host(host) IS NOT NULL
     UNION ALL
-    SELECT rank, host FROM torchrun_failures WHERE host IS NOT NULL
+    SELECT rank, own_host(host) FROM torchrun_failures WHERE own_host(host) IS NOT NULL
     UNION ALL
-    SELECT rank, host FROM ds_children WHERE host IS NOT NULL
+    SELECT rank, own_host(host) FROM ds_children WHERE own_host(host) IS NOT NULL
     UNION ALL
     -- a line whose prefix names its global rank (mpirun's [1,3]<stderr>:, [rank3]:) and
     -- whose NCCL header names its host: a rank that failed before its init line says where
@@ -240,9 +260,13 @@ SELECT b.* EXCLUDE (pid_rank),
                 CASE WHEN (SELECT yes FROM local_is_global) THEN b.local_rank END) AS rank_a
 FROM by_pid b;
 
+-- (not a file whose lines state several ranks of their own: `[mpi rank 1/3] ...` and
+-- `[mpi rank 2/3] ...` in mpirun's merged console are several processes' output)
 CREATE TEMP TABLE stream_rank AS
 SELECT file, local_rank, any_value(rank_a) AS rank
 FROM combo_a WHERE rank_a IS NOT NULL
+  AND file NOT IN (SELECT file FROM fact_events WHERE kind = 'app.world_size'
+                   GROUP BY file HAVING count(DISTINCT int_attr(attrs, 'app_rank')) > 1)
 GROUP BY ALL HAVING count(DISTINCT rank_a) = 1;
 
 -- Nodes are hosts. What the logs say of the host a line was printed on: NCCL's

@@ -40,7 +40,19 @@ class Prefix:
 _HOSTNAME = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"
 _ANY_FIRST = "".join(chr(c) for c in range(33, 127))
 
+_MONTHS = "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+
 PREFIXES: tuple[Prefix, ...] = (
+    # a syslog / journald header (util-linux `logger`, `journalctl -u <unit>`, rsyslog's files):
+    # the stamp (year-less, or journalctl -o short-iso's), the machine, the program's tag and
+    # its pid. A kernel line (`host kernel: ...`) has no pid and stays whole (parsers/kernel.py)
+    Prefix(
+        "syslog",
+        rf"^(?P<wrapper_ts>{_MONTHS} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
+        r"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) "
+        rf"(?P<host>{_HOSTNAME}) [\w./@-]{{1,64}}\[(?P<pid>\d{{1,7}})\]: ",
+        "ADFJMNOS0123456789",
+    ),
     Prefix(
         "kubectl_ts",
         r"^(?P<wrapper_ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) ",
@@ -157,8 +169,9 @@ _NOT_HOSTS = r"^(?:srun|slurmstepd[\w.-]*|salloc|sbatch|stdout|stderr|\d+(?:\.\d
 def _pdsh_ok(host: pl.Expr) -> pl.Expr:
     # pdsh hosts are hostnames or IPs; real hostnames on clusters carry a digit
     # (node-1, g0001, 104.171.201.171). Requiring one keeps "ERROR: x",
-    # "Traceback: y" and "RuntimeError: z" from being eaten as hosts.
-    return host.str.contains(r"\d") & ~host.str.contains(_NOT_HOSTS)
+    # "Traceback: y" and "RuntimeError: z" from being eaten as hosts. A host name has no
+    # underscore (RFC 1123); a program's has ("train_gpt2cu: file.h:186: ...: Assertion ...")
+    return host.str.contains(r"\d") & ~host.str.contains("_", literal=True) & ~host.str.contains(_NOT_HOSTS)
 
 
 # A rank field at the head of a job's own log record, after its stamp if it has one:
@@ -198,6 +211,33 @@ def rank_in_record_head(df: pl.DataFrame, text_col: str = "text") -> pl.DataFram
     ).to_series()
     ranks = df.get_column("rank").cast(pl.Int32).scatter(idx, found)
     return df.with_columns(ranks.alias("rank"))
+
+
+# A process id field at the head of a job's own log record, right after its stamp (and level):
+# logging's "%(asctime)s [%(process)d] %(levelname)s ..." ("2026-12-06 12:39:38,832 [26339] INFO
+# ..."), "[pid 4242]", "[pid=4242]". Seven digits at most (Linux's pid_max): a thread id
+# ("[139812345678]") is no pid.
+_HEAD_PID = (
+    r"(?i)^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?[ \t]*(?:[|,-][ \t]*)?"
+    r"(?:(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+(?:[|,-][ \t]*)?)?"
+    r"\[(?:pid[ =:]?)?(\d{1,7})\][ \t:]"
+)
+
+
+def pid_in_record_head(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
+    """Fill ``pid`` (where null) from a process id field at the head of the line (``_HEAD_PID``).
+    Read after the streams are keyed, as ``rank_in_record_head``: the record's traceback
+    lines name no pid and are the same stream. Stage 2 names a pid's rank from what any of
+    its lines says (attribute.sql's ``pid_rank``)."""
+    if "pid" not in df.columns:
+        return df
+    text = df.get_column(text_col)
+    maybe = df.get_column("pid").is_null() & text.str.contains(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[^\[\n]{0,40}\[")
+    if not maybe.any():
+        return df
+    idx = maybe.arg_true()
+    found = text.gather(idx).str.extract(_HEAD_PID, 1).cast(pl.Int32, strict=False)
+    return df.with_columns(df.get_column("pid").cast(pl.Int32).scatter(idx, found).alias("pid"))
 
 
 def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series | None = None) -> pl.DataFrame:

@@ -63,6 +63,7 @@ from correlator.ingest.demux import (
     SHAPE_CODE,
     _rows_where,
     join_hard_wraps,
+    pid_in_record_head,
     rank_in_record_head,
     restrip_glued,
     split_fused_mpi,
@@ -435,16 +436,26 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         stamps.get_column("ts_needs_year"),
     )
     if df.get_column("wrapper_ts").is_not_null().any():
-        wrapper = parse_timestamps(df.get_column("wrapper_ts").fill_null(""), tz="UTC").get_column("ts")
-        df = df.with_columns(pl.coalesce(pl.col("ts"), wrapper).alias("ts"))
+        # a wrapper's stamp dates a line that has none of its own. kubectl's carries its zone;
+        # a syslog header's is the machine's local time without a year, which it gets as the
+        # lines' own year-less stamps do (stage 2's job year)
+        wrapper = parse_timestamps(df.get_column("wrapper_ts").fill_null(""), tz=tz, default_year=PROVISIONAL_YEAR)
+        own = pl.col("ts").is_not_null()
+        df = df.with_columns(
+            pl.coalesce(pl.col("ts"), wrapper.get_column("ts")).alias("ts"),
+            pl.when(own).then(pl.col("ts_format")).otherwise(wrapper.get_column("ts_format")).alias("ts_format"),
+            pl.when(own).then(pl.col("ts_needs_year"))
+            .otherwise(wrapper.get_column("ts_needs_year")).alias("ts_needs_year"),
+        )
     df = df.with_columns(_stream_key(df, files))
     # a rank field in a record's own head is that record's rank, read after the streams are
     # keyed: the record's traceback below it (exc_info) names no rank and is the same stream
-    df = rank_in_record_head(df)
+    df = pid_in_record_head(rank_in_record_head(df))
     df = df.drop(SHAPE_CODE)
     ev = fold(df, carry_cols=_CARRY, shaped=line_shapes)
     ev = ev.filter(_not_blank(ev.get_column("message"), line_shapes[0], ev.get_column("shape_code")))
     ev = _spawn_child_rank(ev)
+    own_rank = ev.get_column("rank").is_not_null()  # the line's own prefix or record field
     # Path facts rank below the line's own prefix; Slurm's task id stands in for
     # the rank only when nothing else names one (one task per rank).
     ev = ev.with_columns(
@@ -457,10 +468,12 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
         .alias("rank"),
     )
     if any(f.node_level for f in files.facts):
+        # a node's log (dmesg, a syslog file) is no rank's, except a line whose own prefix
+        # says whose it is (a rank's `[rank1]: ...` that `logger` sent to syslog)
         node_level = files.fact("node_level")
         ev = ev.with_columns(
-            pl.when(node_level).then(pl.lit(None, dtype=pl.Int32)).otherwise(pl.col(c)).alias(c)
-            for c in ("rank", "local_rank")
+            pl.when(node_level & ~own_rank).then(pl.lit(None, dtype=pl.Int32)).otherwise(pl.col("rank")).alias("rank"),
+            pl.when(node_level).then(pl.lit(None, dtype=pl.Int32)).otherwise(pl.col("local_rank")).alias("local_rank"),
         )
 
     # a one-line event's shape is its line's, known from the fold
