@@ -21,11 +21,12 @@ from parsers import (
     ray,
     slurm,
     torchrun,
+    tsl,
     ucx,
 )
 from parsers.base import LEVEL_WORDS, Pattern
 
-MODULES = (nccl, c10d, torchrun, deepspeed, horovod, accelerate, kernel, nvidia_smi, collect_env, slurm, ucx, kubernetes, ray, hydra, python, app, process)
+MODULES = (nccl, c10d, torchrun, deepspeed, horovod, accelerate, kernel, nvidia_smi, collect_env, slurm, ucx, kubernetes, ray, hydra, tsl, python, app, process)
 PATTERNS: tuple[Pattern, ...] = tuple(p for m in MODULES for p in m.PATTERNS)
 
 __all__ = ["LEVEL_WORDS", "MODULES", "PATTERNS", "Pattern"]

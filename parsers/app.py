@@ -75,7 +75,8 @@ PATTERNS = (
                   "training complete", "Training done", "training done", "'train_runtime'", "Trainer.fit` stopped:", " passed", "***** train metrics *****", "inished training",
                   "early stopping", "# Out of bounds values : 0 OK", "cleanly", "successfully", "normally",
                   "final eval", "Final eval", "final val", "Final val", "final test", "Final test",
-                  "final metrics", "Final metrics", "final results", "Final results"),
+                  "final metrics", "Final metrics", "final results", "Final results", "SUCCEEDED", "Succeeded",
+                  "COMPLETED", "' succeeded"),
         # also Lightning's end of fit ("`Trainer.fit` stopped: `max_epochs=3` reached."), the
         # Trainer's final metrics block, and a test run's summary with nothing failed
         regex=(
@@ -91,6 +92,10 @@ PATTERNS = (
             r"|\b(?:exiting|exited|shutting down|shut down) (?:cleanly|successfully|normally)\b"
             r"|\b(?:run|job|training|program) (?:finished|completed|ended) (?:successfully|cleanly|normally)\b"
             r"|\bfinal (?:eval(?:uation)?|val(?:idation)?|test|metrics|results)\b[^:=\n]{0,40}[:=]"
+            # a job system's final state of the job (Ray's job status, TorchX's AppState, a
+            # pod's phase, Slurm's seff `State: COMPLETED (exit code 0)`), and Ray's job summary
+            r"|^(?:(?:job )?status|state|phase)\s*[:=]\s*(?:SUCCEEDED|Succeeded|COMPLETED \(exit code 0\))\s*$"
+            r"|^Job '[^']+' succeeded\s*$"
         ),
         level="INFO",
         examples=(
@@ -107,11 +112,16 @@ PATTERNS = (
             "[15:45:58]           INFO     rank 1 exiting cleanly                mc_fabric_rich.py:72",
             "2026-03-01 10:00:41 INFO job finished successfully after 3 epochs",
             "final evaluation on the held-out split: {'acc': 0.91}",
+            "status: SUCCEEDED",
+            "State: COMPLETED (exit code 0)",
+            "Job 'raysubmit_wP3kd9aXbYu2Lr7c' succeeded",
         ),
         near_misses=(
             "Download completed successfully",
             "checkpoint saved successfully",
             "final eval starts now",
+            "status: RUNNING",
+            "State: COMPLETED (exit code 1)",
             "11/30/2026 04:34:43 - INFO - train - Training started",
             "# Out of bounds values : 12 FAILED",
             "# Avg bus bandwidth    : 5.14095 ",
@@ -125,11 +135,12 @@ PATTERNS = (
     Pattern(
         "app.world_size",
         triggers=("world_size", "world size", "World size", "World Size", "WORLD_SIZE", " of ", "GLOBAL_RANK: ",
-                  "distributed training: False", "rank ", "Rank ", "RANK ", "rank=", "rank:"),
+                  "distributed training: False"),
         regex=(
             r"(?i)\bworld[_ ]size\s*(?:=|:|\.{3,})\s*(?P<world_size>\d+)"
-            # "rank 3 of 4", "rank 1/2", "rank=1/2": a process stating its own rank and the world's size
-            r"|\brank(?:\s+|\s*[:=]\s*)(?P<app_rank>\d+)(?:\s+of\s+|\s*/\s*)(?P<app_world_size>\d+)\b"
+            # ("rank 1/2" is read in ingest's stage 1, on a record that names its pid: a trigger
+            # "rank " would send a fifth of all lines past the shape memo)
+            r"|\brank\s+(?P<app_rank>\d+)\s+of\s+(?P<app_world_size>\d+)\b"
             # Lightning's "Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/4"
             r"|\bGLOBAL_RANK: (?P<lightning_rank>\d+), MEMBER: \d+/(?P<lightning_world_size>\d+)"
             # the HF example scripts' start-up line: not distributed is one process
@@ -142,7 +153,6 @@ PATTERNS = (
             "12/01/2026 20:37:51 - WARNING - hf_train - Process rank: 0, device: cpu, n_gpu: 0, "
             "distributed training: False",
             "Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/4",
-            "2026-12-06 12:39:38,832 [26339] INFO lc.train: host vm pid 26339: rank 1/2 local_rank 1, master x:1",
         ),
         near_misses=(
             "NCCL INFO comm 0x55d0c0a4c4d0 rank 3 nranks 8 cudaDev 3 busId 4f000 - Init COMPLETE",

@@ -17,6 +17,22 @@ _HEADER = (
 )
 
 PATTERNS = (
+    # nccl-tests' own check of an NCCL or CUDA call (src/common.h NCCLCHECK / CUDACHECK:
+    # "%s: Test NCCL failure %s:%d '%s'" with the host name and ncclGetErrorString): the
+    # result class is the nccl_error the NCCL result rules read, as in torch's wrapper
+    Pattern(
+        "nccl.tests_failure",
+        triggers=("Test NCCL failure", "Test CUDA failure"),
+        regex=(r"Test (?:NCCL failure [\w./-]+:\d+ '(?P<nccl_error>[^'(]+?)(?: \([^']*\))?'"
+               r"|CUDA failure [\w./-]+:\d+ '(?P<cuda_error>[^']+)')"),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "host3: Test NCCL failure common.cu:1125 'unhandled system error'",
+            "gpu-7: Test NCCL failure common.cu:958 'unhandled system error (run with NCCL_DEBUG=INFO for details)'",
+            "node1: Test CUDA failure common.cu:892 'out of memory'",
+        ),
+    ),
     Pattern(
         "nccl.line",
         envelope=True,

@@ -47,7 +47,7 @@ PATTERNS = (
     # dead process's pid, the rank's whose own lines carry that pid
     Pattern(
         "ray.worker_died",
-        triggers=("A worker died or was killed while executing a task by an unexpected system error",),
+        triggers=("worker died or was killed while executing a task by an unexpected system error",),
         regex=(
             r"A worker died or was killed while executing a task by an unexpected system error\."
             r"(?:[^\n]*?\bWorker PID: (?P<worker_pid>\d+))?(?:[^\n]*?\bWorker exit type: (?P<exit_type>\w+))?"

@@ -2170,3 +2170,70 @@ def test_a_version_error_raised_after_a_bar_of_steps_is_that_ranks_not_every_ran
             "[rank3]: AttributeError: module 'torch' has no attribute 'OutOfMemoryError'\n")
     v = verdict(tmp_path, {"console.log": text})
     assert v.status == "failed" and v.initiating.rank == 3 and not v.initiating.all_ranks
+
+
+# ---- 1/2. a source's own failure line and a job system's own word for a good end ----------
+
+def test_lightnings_received_sigterm_alone_is_a_stop_from_outside(tmp_path):
+    text = "".join(f"[rank {r}] epoch 1 batch {b} loss 0.{b}\n" for b in (10, 20) for r in (0, 1))
+    text += "[rank: 1] Received SIGTERM: 15\n[rank: 0] Received SIGTERM: 15\n"
+    v = verdict(tmp_path, {"fit.log": text})
+    assert v.status == "failed" and v.initiating.kind == "external"
+    assert v.root_cause.category == "killed_by_scheduler"
+
+
+def test_a_ranks_own_error_before_lightnings_sigterm_is_the_cause(tmp_path):
+    text = ("[rank 1] epoch 1 batch 10 loss 0.4\n"
+            "[rank1]: Traceback (most recent call last):\n"
+            '[rank1]:   File "/opt/fit.py", line 40, in step\n'
+            "[rank1]:     x = batch['pixels']\n"
+            "[rank1]: KeyError: 'pixels'\n"
+            "[rank: 0] Received SIGTERM: 15\n")
+    v = verdict(tmp_path, {"fit.log": text})
+    assert v.status == "failed" and v.initiating.rank == 1
+
+
+@pytest.mark.parametrize("prefix", ["", "[1,1]<stderr>:"])
+def test_tensorflows_c_plus_plus_error_records_are_errors(tmp_path, prefix):
+    text = (f"{prefix}2021-05-03 07:12:44.118201: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1418] Created device\n"
+            f"{prefix}2021-05-03 07:12:49.903311: E tensorflow/stream_executor/cuda/cuda_driver.cc:828] failed to "
+            "allocate 7.12G (7645041664 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY: out of memory\n")
+    v = verdict(tmp_path, {"worker.log": text})
+    assert v.status == "failed" and v.root_cause.category == "oom"
+
+
+def test_xlas_async_nccl_error_is_a_lost_peer_reported_by_a_witness(tmp_path):
+    text = ("2025-02-10 01:02:03.456789: E external/xla/xla/service/gpu/nccl_utils.cc:297] Aborting communicator: "
+            "0x55aa00 due to async NCCL error: remote process exited or there was a network error\n")
+    v = verdict(tmp_path, {"host-b.log": text})
+    assert v.status == "failed" and v.root_cause.category == "nccl_network" and v.initiating.kind == "unknown"
+
+
+def test_nccl_tests_own_failure_line_is_the_nccl_result_it_names(tmp_path):
+    text = ("# nThread 1 nGpus 1 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20\n"
+            "gpu-b3: Test NCCL failure common.cu:958 'unhandled system error (run with NCCL_DEBUG=INFO for details)'\n"
+            " .. gpu-b3 pid 40121: Test failure common.cu:842\n")
+    v = verdict(tmp_path, {"all_reduce.log": text})
+    assert v.status == "failed" and v.root_cause.rule_id == "nccl-unhandled-system-error"
+
+
+@pytest.mark.parametrize("end", ["status: SUCCEEDED", "State: COMPLETED (exit code 0)",
+                                 "Job 'raysubmit_Zx81kQpL0mw2NnA' succeeded",
+                                 "2026-03-01 10:00:41 INFO [rank0] run finished successfully"])
+def test_a_job_systems_final_good_state_is_a_healthy_end(tmp_path, end):
+    text = "".join(f"(TrainWorker pid={4100 + r}) rank {r}: step {s} loss 0.{9 - s}\n" for s in (1, 2, 3) for r in (0, 1))
+    v = verdict(tmp_path, {"job.log": text + end + "\n"})
+    assert v.status == "healthy"
+
+
+def test_a_version_error_after_a_loading_bar_is_still_every_ranks(tmp_path):
+    """A bar that loads weights is set-up, not training: the removed argument fails alike on each rank."""
+    tb = ("[rank{r}]: Traceback (most recent call last):\n"
+          '[rank{r}]:   File "/opt/ft/train.py", line 61, in <module>\n'
+          "[rank{r}]:     args = TrainingArguments(out, evaluation_strategy='steps')\n"
+          "[rank{r}]: TypeError: TrainingArguments.__init__() got an unexpected keyword argument "
+          "'evaluation_strategy'\n")
+    text = ("Loading checkpoint shards: 100%|██████████| 4/4 [00:03<00:00,  1.20it/s]\n"
+            + tb.format(r=0) + tb.format(r=1))
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed" and v.initiating.all_ranks

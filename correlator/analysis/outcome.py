@@ -31,7 +31,7 @@ def phase_of(con: duckdb.DuckDBPyConnection, ts: datetime | None, file: str | No
     job's first line: a start-up error)."""
     first = con.execute("SELECT min(first) FROM last_progress").fetchone()[0]
     any_progress = con.execute("SELECT count(*) FROM stream_progress").fetchone()[0]
-    if first is None and not any_progress and _progress_above(con, file, line_no):
+    if first is None and not any_progress and _progress_above(con, file, line_no, set_up_bars=False):
         return "during_training"  # a bar's position the only sign of steps (a console's tqdm)
     if first is None and not any_progress:
         # no step was ever logged: an error within a start-up's time of the job's
@@ -48,14 +48,23 @@ def phase_of(con: duckdb.DuckDBPyConnection, ts: datetime | None, file: str | No
     return None
 
 
-def _progress_above(con: duckdb.DuckDBPyConnection, file: str | None, line_no: int | None) -> bool:
+# a bar of the set-up, not of training steps ("Loading weights: 100%|...", "Map: 45%|...")
+_SET_UP_BAR = (r"(?i)^\s*(?:loading|downloading|fetching|map|tokeniz|extract|build|generat|process|prepar|convert"
+               r"|resolv|read|writ|sav|upload|comput|filter|shuffl|download|cach|index|verif)")
+
+
+def _progress_above(con: duckdb.DuckDBPyConnection, file: str | None, line_no: int | None,
+                    set_up_bars: bool = True) -> bool:
     """Whether a line of training progress (a step, a metrics record, a bar) comes above
-    ``line_no`` in ``file``."""
+    ``line_no`` in ``file``; with ``set_up_bars`` False, not a bar whose description says it
+    loads, maps or downloads something."""
     if file is None or line_no is None:
         return False
+    bars = "TRUE" if set_up_bars else "NOT regexp_matches(message, ?)"
+    params = [file, line_no] if set_up_bars else [file, line_no, _SET_UP_BAR]
     return bool(con.execute(
-        "SELECT count(*) FROM events WHERE file = ? AND line_no < ? AND kind IN "
+        "SELECT count(*) FROM events WHERE file = ? AND line_no < ? AND (kind IN "
         "('app.step_metrics', 'app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine', "
-        "'app.progress_bar', 'app.loss_record', 'transformers.trainer_log')",
-        [file, line_no],
+        f"'app.loss_record', 'transformers.trainer_log') OR (kind = 'app.progress_bar' AND {bars}))",
+        params,
     ).fetchone()[0])

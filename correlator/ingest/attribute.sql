@@ -149,10 +149,11 @@ SELECT o.file, o.node, o.pid, CAST(o.pos AS INTEGER) AS local_rank, TRY_CAST(a.b
 FROM ordered o JOIN agents a ON a.file = o.file AND a.node IS NOT DISTINCT FROM o.node;
 
 -- A process's rank from what its own lines say: a record that names its pid (logging's
--- `[%(process)d]`, a syslog header's `tag[pid]`) and states `rank 1 of 2` / `rank 1/2`, or
--- a line of that pid whose prefix names its rank (`[rank1]: ...` sent through `logger`).
--- Not a launcher's console (torchrun, Slurm) nor one that reports a child's error (Ray
--- Train's `[Rank 1 Error Snippet]:` under the driver's pid): their lines speak of others.
+-- `[%(process)d]`, a syslog header's `tag[pid]`) and states `rank 1 of 2` / `rank 1/2`
+-- (stage 1 made that the line's rank), or a line of that pid whose prefix names its rank
+-- (`[rank1]: ...` sent through `logger`). Not a launcher's own lines (torchrun, Slurm), nor a
+-- console that reports a child's error (Ray Train's `[Rank 1 Error Snippet]:` under the
+-- driver's pid): they speak of other processes.
 CREATE TEMP TABLE own_pid_rank AS
 SELECT short_host(node) AS host, pid, int_attr(attrs, 'app_rank') AS rank
 FROM fact_events
@@ -161,8 +162,7 @@ WHERE kind = 'app.world_size' AND pid IS NOT NULL
 UNION ALL
 SELECT short_host(coalesce(host_attr, node)) AS host, pid, rank
 FROM part_summary
-WHERE pid IS NOT NULL AND rank IS NOT NULL
-  AND file NOT IN (SELECT file FROM part_summary WHERE source IN ('torchrun', 'slurm'))
+WHERE pid IS NOT NULL AND rank IS NOT NULL AND source NOT IN ('torchrun', 'slurm')
   AND file NOT IN (SELECT file FROM fact_events WHERE attr(attrs, 'child_report') IS NOT NULL);
 
 CREATE TEMP TABLE pid_rank AS

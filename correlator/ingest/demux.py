@@ -240,6 +240,30 @@ def pid_in_record_head(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame
     return df.with_columns(df.get_column("pid").cast(pl.Int32).scatter(idx, found).alias("pid"))
 
 
+# A process's own statement of its rank and the world's size ("rank 1/2", "rank 1 of 2",
+# "rank=1/2"), anywhere in a record that names its pid
+_STATED_RANK = r"(?i)\brank(?:\s+|\s*[:=]\s*)(\d{1,6})(?:\s+of\s+|\s*/\s*)(\d{1,6})\b"
+
+
+def rank_a_pid_states(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
+    """Fill ``rank`` (where null) on a line that names its pid (``pid_in_record_head``, a
+    syslog header) and states its own rank with the world's size: the process saying who it
+    is. Stage 2 gives that rank to the pid's other lines (attribute.sql's ``own_pid_rank``)."""
+    if "pid" not in df.columns:
+        return df
+    text = df.get_column(text_col)
+    maybe = (df.get_column("pid").is_not_null() & df.get_column("rank").is_null()
+             & text.str.contains_any(["rank", "Rank", "RANK"]))
+    if not maybe.any():
+        return df
+    idx = maybe.arg_true()
+    got = text.gather(idx).str.extract_groups(_STATED_RANK)
+    r = got.struct.field("1").cast(pl.Int32, strict=False)
+    w = got.struct.field("2").cast(pl.Int32, strict=False)
+    found = pl.select(pl.when(r < w).then(r).otherwise(None)).to_series() if r.len() else r
+    return df.with_columns(df.get_column("rank").cast(pl.Int32).scatter(idx, found).alias("rank"))
+
+
 def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series | None = None) -> pl.DataFrame:
     """Peel wrapper prefixes off ``text_col``; add the ``OUTPUT_COLUMNS``.
 

@@ -64,6 +64,7 @@ from correlator.ingest.demux import (
     _rows_where,
     join_hard_wraps,
     pid_in_record_head,
+    rank_a_pid_states,
     rank_in_record_head,
     restrip_glued,
     split_fused_mpi,
@@ -450,7 +451,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     df = df.with_columns(_stream_key(df, files))
     # a rank field in a record's own head is that record's rank, read after the streams are
     # keyed: the record's traceback below it (exc_info) names no rank and is the same stream
-    df = pid_in_record_head(rank_in_record_head(df))
+    df = rank_a_pid_states(pid_in_record_head(rank_in_record_head(df)))
     df = df.drop(SHAPE_CODE)
     ev = fold(df, carry_cols=_CARRY, shaped=line_shapes)
     ev = ev.filter(_not_blank(ev.get_column("message"), line_shapes[0], ev.get_column("shape_code")))
