@@ -2237,3 +2237,23 @@ def test_a_version_error_after_a_loading_bar_is_still_every_ranks(tmp_path):
             + tb.format(r=0) + tb.format(r=1))
     v = verdict(tmp_path, {"console.log": text})
     assert v.status == "failed" and v.initiating.all_ranks
+
+
+def test_a_set_up_error_printed_once_while_the_others_waited_is_not_every_ranks(tmp_path):
+    """Three workers share the launcher's stderr: one lacks MASTER_PORT and fails at init, the two
+    others wait at the store and time out. They passed the step it failed: not every rank's."""
+    env = ("Traceback (most recent call last):\n"
+           '  File "/srv/w/run.py", line 19, in <module>\n'
+           '    dist.init_process_group("gloo")\n'
+           "ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable "
+           "MASTER_PORT expected, but not set\n")
+    wait = ("Traceback (most recent call last):\n"
+            '  File "/srv/w/run.py", line 19, in <module>\n'
+            '    dist.init_process_group("gloo")\n'
+            "torch.distributed.DistStoreError: wait timeout after 30000ms, keys: /default_pg/0//cpu//0/2\n")
+    files = {"stderr.log": env + wait + wait,
+             "logs/rank0.out": "rank 0 starting\n", "logs/rank1.out": "rank 1 starting\n",
+             "logs/rank2.out": "rank 2 starting\n"}
+    v = verdict(tmp_path, files)
+    assert v.status == "failed" and v.root_cause.category == "config_error"
+    assert not v.initiating.all_ranks

@@ -218,7 +218,14 @@ def decide(
     external = top.category == "killed_by_scheduler" or bool(
         top.classification and top.classification.entry.external
     )
-    if not all_ranks and not external and _deterministic_everywhere(con, top, hyps):
+    waited = (top.rank is None and top.n_ranks_same < 2 and not external
+              and _waited_for_it(top, collateral_rows, known_ranks))
+    if waited and (all_ranks or top.category in ("config_error", "version_mismatch")):
+        # a set-up failure printed once, while every other known rank only waited (timed out,
+        # lost a peer): they passed the step it failed, so it was one process's
+        all_ranks = False
+        top.notes.append("the other ranks only waited for it: they passed the step it failed")
+    if not all_ranks and not external and not waited and _deterministic_everywhere(con, top, hyps):
         all_ranks = True
         top.notes.append("a deterministic check raised before training: every rank runs it alike")
     all_ranks = all_ranks and not external  # stopped from outside: no rank to blame, nor a failure of every rank
@@ -793,6 +800,18 @@ def _missing(
                    "to see each rank's last collective")
     return out
 
+
+
+def _waited_for_it(top: Hyp, echoes: list[dict], known_ranks: list[int]) -> bool:
+    """Every known rank but at most one echoed a wait or a lost peer, after ``top``: by the
+    ranks that printed echoes, and where no prefix names them (workers sharing a launcher's
+    stderr), by their echoes' tracebacks, one a process."""
+    after = [r for r in echoes if top.ts is None or r.get("ts_aligned") is None
+             or epoch(r["ts_aligned"]) >= top.ts - SIMULTANEOUS_S]
+    ranked = {r["printed_by"] for r in after if r["printed_by"] is not None}
+    unranked = sum(1 for r in after if r["printed_by"] is None and r.get("rank") is None
+                   and "Traceback (most recent call last)" in (r.get("message") or ""))
+    return len(known_ranks) >= 2 and len(ranked) + unranked >= len(known_ranks) - 1
 
 
 def _own_error_before_the_echoes(con: duckdb.DuckDBPyConnection, echoes: list[dict]) -> Hyp | None:
