@@ -152,7 +152,8 @@ def hypotheses(
         c for c in candidates
         if c["rule_role"] is None and c["level"] in ("ERROR", "CRITICAL") and not c["survived"]
     ]
-    if unexplained and one(con, "SELECT count(*) FROM findings WHERE role = 'collateral'", [])[0]:
+    echoes = bool(one(con, "SELECT count(*) FROM findings WHERE role = 'collateral'", [])[0])
+    if unexplained and echoes:
         # among echoes, a traceback the paste cut before its exception line names no failure of
         # its own (on a waiting rank it is as likely that wait's raise): the echoes decide
         unexplained = [c for c in unexplained if says_what_failed(con, c)]
@@ -167,7 +168,6 @@ def hypotheses(
         h = Hyp(rule=None, category="code_exception" if is_tb else "other", rank=d["rank"],
                 node=d["node"], ts=epoch(d["ts_aligned"]), evidence=cite(d), base=0.6,
                 notes=["deviating error that no rule explains"])
-        echoes = bool(one(con, "SELECT count(*) FROM findings WHERE role = 'collateral'", [])[0])
         same_error_everywhere(h, [c for c in unexplained if c["shape"] == unexplained[0]["shape"]], known_ranks,
                               echoes)
         out.append(h)

@@ -60,11 +60,10 @@ def _progress_above(con: duckdb.DuckDBPyConnection, file: str | None, line_no: i
     loads, maps or downloads something."""
     if file is None or line_no is None:
         return False
-    bars = "TRUE" if set_up_bars else "NOT regexp_matches(message, ?)"
-    params = [file, line_no] if set_up_bars else [file, line_no, _SET_UP_BAR]
     return bool(con.execute(
         "SELECT count(*) FROM events WHERE file = ? AND line_no < ? AND (kind IN "
         "('app.step_metrics', 'app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine', "
-        f"'app.loss_record', 'transformers.trainer_log') OR (kind = 'app.progress_bar' AND {bars}))",
-        params,
+        "'app.loss_record', 'transformers.trainer_log') "
+        "OR (kind = 'app.progress_bar' AND (? OR NOT regexp_matches(message, ?))))",
+        [file, line_no, set_up_bars, _SET_UP_BAR],
     ).fetchone()[0])

@@ -181,9 +181,11 @@ def _pdsh_ok(host: pl.Expr) -> pl.Expr:
 # source location, never first: that is a process group's rank, not the job's.
 # (the stamp may be followed by the record's level: "2026-12-05 19:21:35,371 INFO rank=2 step 6/16")
 # (or a syslog / journald header: "Dec 06 02:03:21 vm train[23667]: <rank1> INFO ...")
-_STAMP_HEAD = (r"(?i)^(?:\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?[ \t]*(?:[|,-][ \t]*)?"
-               r"(?:(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+(?:[|,-][ \t]*)?)?"
-               r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)? [\w.-]+ [\w./-]+(?:\[\d+\])?: )?")
+# a record's ISO stamp (bracketed or not) and its level word, with the separators between them
+_ISO_STAMP_LEVEL = (r"\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?[ \t]*(?:[|,-][ \t]*)?"
+                    r"(?:(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+(?:[|,-][ \t]*)?)?")
+_STAMP_HEAD = (r"(?i)^(?:" + _ISO_STAMP_LEVEL
+               + r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)? [\w.-]+ [\w./-]+(?:\[\d+\])?: )?")
 _RANK_NO = r"rank[ :=_]?(\d{1,6})(?: ?/ ?\d{1,6})?"
 # a bracketed field closes right after its number ("[Rank 0 Error Snippet]:" is a heading);
 # a bare one ends at a separator
@@ -217,11 +219,7 @@ def rank_in_record_head(df: pl.DataFrame, text_col: str = "text") -> pl.DataFram
 # logging's "%(asctime)s [%(process)d] %(levelname)s ..." ("2026-12-06 12:39:38,832 [26339] INFO
 # ..."), "[pid 4242]", "[pid=4242]". Seven digits at most (Linux's pid_max): a thread id
 # ("[139812345678]") is no pid.
-_HEAD_PID = (
-    r"(?i)^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?[ \t]*(?:[|,-][ \t]*)?"
-    r"(?:(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+(?:[|,-][ \t]*)?)?"
-    r"\[(?:pid[ =:]?)?(\d{1,7})\][ \t:]"
-)
+_HEAD_PID = r"(?i)^" + _ISO_STAMP_LEVEL + r"\[(?:pid[ =:]?)?(\d{1,7})\][ \t:]"
 
 
 def pid_in_record_head(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
@@ -257,10 +255,10 @@ def rank_a_pid_states(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
     if not maybe.any():
         return df
     idx = maybe.arg_true()
-    got = text.gather(idx).str.extract_groups(_STATED_RANK)
-    r = got.struct.field("1").cast(pl.Int32, strict=False)
-    w = got.struct.field("2").cast(pl.Int32, strict=False)
-    found = pl.select(pl.when(r < w).then(r).otherwise(None)).to_series() if r.len() else r
+    found = text.gather(idx).str.extract_groups(_STATED_RANK).struct.unnest().select(
+        pl.when(pl.col("1").cast(pl.Int32, strict=False) < pl.col("2").cast(pl.Int32, strict=False))
+        .then(pl.col("1").cast(pl.Int32, strict=False))
+    ).to_series()
     return df.with_columns(df.get_column("rank").cast(pl.Int32).scatter(idx, found).alias("rank"))
 
 
