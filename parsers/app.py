@@ -76,7 +76,7 @@ PATTERNS = (
                   "early stopping", "# Out of bounds values : 0 OK", "cleanly", "successfully", "normally",
                   "final eval", "Final eval", "final val", "Final val", "final test", "Final test",
                   "final metrics", "Final metrics", "final results", "Final results", "SUCCEEDED", "Succeeded",
-                  "COMPLETED", "' succeeded"),
+                  "COMPLETED", "' succeeded", "raining time", "raining seconds"),
         # also Lightning's end of fit ("`Trainer.fit` stopped: `max_epochs=3` reached."), the
         # Trainer's final metrics block, and a test run's summary with nothing failed
         regex=(
@@ -92,6 +92,10 @@ PATTERNS = (
             r"|\b(?:exiting|exited|shutting down|shut down) (?:cleanly|successfully|normally)\b"
             r"|\b(?:run|job|training|program) (?:finished|completed|ended) (?:successfully|cleanly|normally)\b"
             r"|\bfinal (?:eval(?:uation)?|val(?:idation)?|test|metrics|results)\b[^:=\n]{0,40}[:=]"
+            # the summary a training script prints as its last word: the whole run's time
+            # (timm / DeiT "Training time 0:12:34", "Total training time: ..."); not a best metric
+            # so far, which many scripts print after every epoch
+            r"|^(?:total )?training (?:time|seconds)\b[ \t:=]*\d"
             # a job system's final state of the job (Ray's job status, TorchX's AppState, a
             # pod's phase, Slurm's seff `State: COMPLETED (exit code 0)`), and Ray's job summary
             r"|^(?:(?:job )?status|state|phase)\s*[:=]\s*(?:SUCCEEDED|Succeeded|COMPLETED \(exit code 0\))\s*$"
@@ -110,6 +114,7 @@ PATTERNS = (
             "======================== 12 passed, 3 warnings in 41.20s ========================",
             "# Out of bounds values : 0 OK",
             "[15:45:58]           INFO     rank 1 exiting cleanly                mc_fabric_rich.py:72",
+            "Training time 0:41:07",
             "2026-03-01 10:00:41 INFO job finished successfully after 3 epochs",
             "final evaluation on the held-out split: {'acc': 0.91}",
             "status: SUCCEEDED",
@@ -120,6 +125,8 @@ PATTERNS = (
             "Download completed successfully",
             "checkpoint saved successfully",
             "final eval starts now",
+            "best_acc: 64.12",
+            "Training time per step: 0.41 s (estimate)",
             "status: RUNNING",
             "State: COMPLETED (exit code 1)",
             "11/30/2026 04:34:43 - INFO - train - Training started",

@@ -51,6 +51,22 @@ PATTERNS = (
             "has inconsistent 171 params.",
         ),
     ),
+    # DDP's reducer names the rank whose parameters got no gradient, its own (reducer.cpp:
+    # "Parameter indices which did not receive grad for rank 3: 444 445"), inside the
+    # RuntimeError every such rank raises
+    Pattern(
+        "c10d.ddp_unused_parameters",
+        triggers=("did not receive grad for rank",),
+        regex=r"Parameter indices which did not receive grad for rank (?P<rank>\d+):",
+        fills={"rank": "rank"},
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. "
+            "This error indicates that your module has parameters that were not used in producing loss.\n"
+            "Parameter indices which did not receive grad for rank 2: 10 11",
+        ),
+    ),
     Pattern(
         "c10d.cpp_log",
         envelope=True,

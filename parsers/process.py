@@ -100,13 +100,16 @@ PATTERNS = (
     ),
     Pattern(
         "process.nonzero_exit",
-        triggers=("exited with code", "exit code", "exit status", "non-zero exit status"),
-        regex=(r"(?i)(?:exited with (?:exit )?code|exit (?:code|status)|returned non-zero exit status)"
+        triggers=("exited with code", "exit code", "exit status", "non-zero exit status", " (rc="),
+        # (and a process manager's word on its child: honcho's "trainer2.1 stopped (rc=1)")
+        regex=(r"(?i)(?:exited with (?:exit )?code|exit (?:code|status)|returned non-zero exit status"
+               r"|\b(?:stopped|exited|terminated|died) \(rc=)"
                r"[ :=]*(?P<exitcode>-?[1-9]\d*)"),
         examples=(
             "0: INFO    24-11-02 11:27:15.349457 - 0:01:15 - Async data process 3544 exited with code 1",
             "subprocess.CalledProcessError: Command '['python', 'train.py']' returned non-zero exit status 1.",
+            "trainer2.1 stopped (rc=1)",
         ),
-        near_misses=("Process 3544 exited with code 0", "Job finished with exit code 0"),
+        near_misses=("Process 3544 exited with code 0", "Job finished with exit code 0", "ps.1 stopped (rc=0)"),
     ),
 )

@@ -163,22 +163,38 @@ PATTERNS = (
     # child's spawn index, the rank the job passes on (``fn(i, *args)``).
     Pattern(
         "python.spawn_child_exited",
-        triggers=("ProcessExitedException",),
+        triggers=("ProcessExitedException", "terminated with exit code", "terminated with signal"),
+        # (and torch's MultiProcessTestCase, the harness of its distributed tests: "Process 3
+        # terminated with exit code 10, terminating remaining processes.")
         regex=(
-            r"ProcessExitedException: process (?P<failed_rank>\d+) terminated with "
-            r"(?:signal (?P<signal>SIG[A-Z]+)|exit code (?P<exitcode>-?\d+))"
+            r"(?:ProcessExitedException: process|^Process) (?P<failed_rank>\d+) terminated with "
+            r"(?:signal (?P<signal>SIG[A-Z]+)|exit code (?P<exitcode>-?[1-9]\d*))"
         ),
         source=SOURCE,
         level="ERROR",
         examples=(
             "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGKILL",
             "torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with exit code 1",
+            "Process 3 terminated with exit code 10, terminating remaining processes.",
         ),
         near_misses=("torch.multiprocessing.spawn.ProcessRaisedException: ",),
     ),
     # torch's own Python logging (torch/_logging, torch >= 2.2): glog-like
     # "W1205 08:51:17.876000 4694 torch/multiprocessing/spawn.py:165] ..."; the elastic
     # agent's lines of the same shape are torchrun's (parsers/torchrun.py, tried first).
+    # MultiProcessTestCase's parent names each child's pid as it starts it ("Started process 3
+    # with pid 8816", common_distributed.py): the child's rank is its index
+    Pattern(
+        "python.test_process_started",
+        triggers=("Started process ",),
+        regex=r"\bStarted process (?P<child_rank>\d+) with pid (?P<child_pid>\d+)\s*$",
+        source=SOURCE,
+        level="INFO",
+        examples=(
+            "I1206 18:51:09.546000 8810 torch/testing/_internal/common_distributed.py:982] Started process 3 with pid 8816",
+        ),
+        near_misses=("Started process group with 4 ranks",),
+    ),
     Pattern(
         "python.torch_log",
         envelope=True,

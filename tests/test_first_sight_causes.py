@@ -2257,3 +2257,164 @@ def test_a_set_up_error_printed_once_while_the_others_waited_is_not_every_ranks(
     v = verdict(tmp_path, files)
     assert v.status == "failed" and v.root_cause.category == "config_error"
     assert not v.initiating.all_ranks
+
+
+# ---- round M's general causes: wrappers and record heads no earlier log had ------------------
+def _timeline(tmp_path, files: dict[str, str], columns: list[str]) -> list[dict]:
+    job = write_job(tmp_path / "job", files)
+    out = tmp_path / "t.parquet"
+    ingest(job, out_parquet=out, options=QUIET)
+    return pq.read_table(out, columns=columns).to_pylist()
+
+
+def _vllm_worker_traceback(pid: int, stamp: str, exc: str, bracket: bool) -> str:
+    """vLLM's logger writes its head before every line of a logged traceback."""
+    src = "[multiproc_executor.py:520]" if bracket else "multiproc_executor.py:520]"
+    body = ["Traceback (most recent call last):",
+            '  File "/usr/lib/python3.12/site-packages/vllm/model_executor/models/llama.py", line 88, in __init__',
+            "    self.heads = divide(n_heads, tp_size)",
+            "                 ^^^^^^^^^^^^^^^^^^^^^^^^",
+            exc]
+    return "".join(f"(VllmWorker rank=1 pid={pid}) ERROR {stamp} {src} {b}\n" for b in body)
+
+
+@pytest.mark.parametrize("bracket", [False, True])
+def test_a_loggers_head_on_every_line_of_a_traceback_leaves_the_exception_at_its_lines_start(tmp_path, bracket):
+    text = ("(VllmWorker rank=0 pid=7001) INFO 03-02 11:20:01 [loader.py:40] Loading weights\n"
+            + _vllm_worker_traceback(7002, "03-02 11:20:05", "ValueError: 40 heads cannot be split across 3 GPUs",
+                                     bracket))
+    v = verdict(tmp_path / "a", {"serve.log": text})
+    assert v.status == "failed" and v.root_cause.category == "config_error"
+    assert v.first_deviating is not None
+    assert v.first_deviating.text.splitlines()[-1] == "ValueError: 40 heads cannot be split across 3 GPUs"
+    rows = _timeline(tmp_path / "b", {"serve.log": text}, ["rank", "pid", "kind", "message"])
+    (tb,) = [r for r in rows if r["kind"] == "python.traceback"]  # one event: the record and its traceback
+    assert (tb["rank"], tb["pid"]) == (1, 7002) and tb["message"].count("ERROR 03-02") == 1
+
+
+def test_a_repeated_second_precise_head_joins_only_a_tracebacks_lines(tmp_path):
+    """Two records of one loop in the same second keep their heads: they are two events."""
+    text = "".join(f"INFO 03-02 11:20:01 [worker.py:77] request {i} done\n" for i in range(3))
+    rows = _timeline(tmp_path, {"serve.log": text}, ["line_no", "message"])
+    assert [r["line_no"] for r in rows] == [1, 2, 3]
+    assert all(r["message"].startswith("INFO 03-02") for r in rows)
+
+
+def test_docker_composes_service_column_is_a_wrapper_that_names_the_container(tmp_path):
+    text = ("trainer-1  | step 10 loss 2.31\n"
+            "trainer-2  | step 10 loss 2.29\n"
+            "trainer-2  | Traceback (most recent call last):\n"
+            'trainer-2  |   File "/app/train.py", line 31, in <module>\n'
+            "trainer-2  |     batch = next(it)\n"
+            "trainer-2  | FileNotFoundError: [Errno 2] No such file or directory: '/data/shard-0007.tar'\n"
+            "trainer-1  | step 20 loss 2.02\n")
+    rows = _timeline(tmp_path, {"compose.log": text}, ["node", "message"])
+    assert {r["node"] for r in rows} == {"trainer-1", "trainer-2"}
+    assert any(r["message"].startswith("Traceback") and r["node"] == "trainer-2" for r in rows)
+
+
+def test_a_tables_first_cell_is_no_container(tmp_path):
+    text = "epoch | loss | acc\n0     | 2.31 | 0.10\n1     | 1.20 | 0.55\n"
+    rows = _timeline(tmp_path, {"metrics.log": text}, ["node", "message"])
+    assert {r["node"] for r in rows} == {None}
+    assert rows[0]["message"].startswith("epoch |")
+
+
+def test_a_procfile_runners_prefix_separates_its_processes_and_their_exit(tmp_path):
+    text = ("09:00:01 system     | ps.1 started (pid=400)\n"
+            "09:00:01 system     | worker.1 started (pid=401)\n"
+            "09:00:03 worker.1   | Traceback (most recent call last):\n"
+            "09:00:03 ps.1       | serving on :29500\n"
+            '09:00:03 worker.1   |   File "/srv/w.py", line 9, in <module>\n'
+            "09:00:03 worker.1   |     import numpyy\n"
+            "09:00:03 worker.1   | ModuleNotFoundError: No module named 'numpyy'\n"
+            "09:00:04 system     | worker.1 stopped (rc=1)\n"
+            "09:00:04 system     | sending SIGTERM to ps.1 (pid 400)\n")
+    rows = _timeline(tmp_path, {"honcho.log": text}, ["node", "kind", "message"])
+    tb = [r for r in rows if r["kind"] == "python.traceback"]
+    assert len(tb) == 1 and tb[0]["node"] == "worker.1" and "No module named" in tb[0]["message"]
+    assert [r["kind"] for r in rows if "stopped (rc=1)" in r["message"]] == ["process.nonzero_exit"]
+
+
+def test_colour_codes_that_lost_their_esc_byte_do_not_hide_a_prefix(tmp_path):
+    text = ("[36m(RayTrainWorker pid=5120)[0m step 3 loss 0.7\n"
+            "[36m(RayTrainWorker pid=5121)[0m step 3 loss 0.8\n")
+    rows = _timeline(tmp_path, {"driver.log": text}, ["pid", "message"])
+    assert [(r["pid"], r["message"]) for r in rows] == [(5120, "step 3 loss 0.7"), (5121, "step 3 loss 0.8")]
+
+
+def test_a_bracketed_stamp_that_holds_the_level_and_a_tagged_launcher_record_are_read(tmp_path):
+    text = ("[2022-11-09 10:09:18.908887 INFO   ] trainer:train:280 - Train epoch: [1/100], batch: [84700/85957]\n"
+            "LAUNCH ERROR 2022-11-09 10:11:32,058 Container failed !!!\n")
+    rows = _timeline(tmp_path, {"console.log": text}, ["ts", "level"])
+    assert [r["ts"].isoformat() for r in rows] == ["2022-11-09T10:09:18.908887+00:00", "2022-11-09T10:11:32.058000+00:00"]
+    assert rows[1]["level"] == "ERROR"
+
+
+def test_grep_output_keeps_the_matched_lines_and_their_sources_host(tmp_path):
+    text = ("node-b7.log:[2025-03-01 04:10:02] node-b7:311:405 [0] transport/net_ib.cc:199 NCCL WARN NET/IB : "
+            "mlx5_2:1 Got async error event: port error\n")
+    rows = _timeline(tmp_path, {"grep.txt": text}, ["node", "source", "message"])
+    assert rows == [{"node": "node-b7", "source": "nccl", "message": rows[0]["message"]}]
+    assert rows[0]["message"].startswith("[2025-03-01 04:10:02] node-b7")
+
+
+def test_a_line_with_a_tab_in_its_text_is_no_parallel_tag(tmp_path):
+    rows = _timeline(tmp_path, {"run.log": "epoch 1 done\ntraining seconds: 37.3\t\t# 18.4 before\n"},
+                     ["message"])
+    assert rows[1]["message"].startswith("training seconds:")
+
+
+@pytest.mark.parametrize("end", ["Training time 0:41:07", "training seconds: 37.32", "Total training time: 2:03:11"])
+def test_the_whole_runs_time_printed_at_its_end_is_a_healthy_end(tmp_path, end):
+    text = "".join(f"[rank {r}] epoch {e} loss 0.{9 - e}\n" for e in (1, 2) for r in (0, 1))
+    assert verdict(tmp_path, {"train.log": text + end + "\n"}).status == "healthy"
+
+
+def test_lightnings_word_on_a_keyboard_interrupt_is_a_stop_from_outside(tmp_path):
+    text = "".join(f"[rank {r}] epoch 1 batch {b} loss 0.{b}\n" for b in (10, 20) for r in (0, 1))
+    text += "Detected KeyboardInterrupt, attempting graceful shutdown ...\n"
+    v = verdict(tmp_path, {"fit.log": text})
+    assert v.status == "failed" and v.initiating.kind == "external"
+
+
+def test_a_test_harnesss_started_child_pid_names_the_rank_of_its_error(tmp_path):
+    """torch's MultiProcessTestCase: the parent names each child's pid; the child logs its
+    exception through torch's logger, the record announcing the traceback under it."""
+    parent = "I0301 10:00:01.100000 500 torch/testing/_internal/common_distributed.py:982] "
+    text = "".join(f"{parent}Started process {r} with pid {600 + r}\n" for r in range(3))
+    child = "E0301 10:00:09.200000 602 torch/testing/_internal/common_distributed.py:1068] "
+    text += "".join(child + b + "\n" for b in (
+        "Caught exception: ", "Traceback (most recent call last):",
+        '  File "/srv/t/test_sharding.py", line 30, in test_rows', "    self.assertEqual(got, want)",
+        "AssertionError: Scalars are not equal!"))
+    text += "Process 2 terminated with exit code 10, terminating remaining processes.\n"
+    rows = _timeline(tmp_path / "t", {"pytest.log": text}, ["rank", "pid", "kind", "message"])
+    (tb,) = [r for r in rows if r["kind"] == "python.traceback"]
+    assert (tb["pid"], tb["rank"]) == (602, 2) and tb["message"].startswith("E0301")
+    v = verdict(tmp_path / "v", {"pytest.log": text})
+    assert v.status == "failed" and v.initiating.rank == 2
+
+
+def test_a_traceback_pasted_without_its_indentation_is_one_event(tmp_path):
+    text = ("(TrainerActor pid=9120) File \"/opt/venv/lib/python3.11/site-packages/rl/engine.py\", line 58, in sync\n"
+            "(TrainerActor pid=9120) return self.llm.collective_rpc(\n"
+            "(TrainerActor pid=9120) ^^^^^^^^^^^^^^^^^^^^^^^^\n"
+            "(TrainerActor pid=9120) File \"/opt/venv/lib/python3.11/site-packages/serve/llm.py\", line 495, in collective_rpc\n"
+            "(TrainerActor pid=9120) executor = self.engine.model_executor\n"
+            "(TrainerActor pid=9120) AttributeError: 'AsyncEngine' object has no attribute 'model_executor'\n")
+    rows = _timeline(tmp_path / "t", {"driver.log": text}, ["line_no", "line_end", "kind"])
+    assert [(r["line_no"], r["line_end"], r["kind"]) for r in rows] == [(1, 6, "python.traceback")]
+    v = verdict(tmp_path / "v", {"driver.log": text})
+    assert v.root_cause.category == "version_mismatch"
+
+
+def test_ddps_unused_parameter_error_names_its_own_rank(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            '  File "/srv/det/train.py", line 91, in <module>\n'
+            "    loss = model(batch)\n"
+            "RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. "
+            "This error indicates that your module has parameters that were not used in producing loss.\n"
+            "Parameter indices which did not receive grad for rank 5: 120 121 122\n")
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed" and v.initiating.rank == 5 and v.root_cause.rule_id == "ddp-unused-parameters"

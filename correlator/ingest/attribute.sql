@@ -173,7 +173,11 @@ SELECT host, pid, any_value(rank) AS rank FROM (
     UNION ALL
     SELECT host, pid, rank FROM ds_children
     UNION ALL
-    SELECT host, pid, rank FROM own_pid_rank)
+    SELECT host, pid, rank FROM own_pid_rank
+    UNION ALL
+    -- a test harness's parent naming the pid of each child it starts (MultiProcessTestCase)
+    SELECT short_host(node) AS host, int_attr(attrs, 'child_pid') AS pid, int_attr(attrs, 'child_rank') AS rank
+    FROM fact_events WHERE kind = 'python.test_process_started')
 GROUP BY ALL HAVING count(DISTINCT rank) = 1;
 
 -- A launcher line about a child (attr child_pid) gets the child's global rank as attr

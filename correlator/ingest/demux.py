@@ -67,6 +67,10 @@ PREFIXES: tuple[Prefix, ...] = (
         "0123456789",
     ),
     Prefix("accelerate_test", r"^(?:stdout|stderr): ", "s"),
+    # grep -H's file name (and -n's line number) before each matched line, as pasted from a
+    # search over a job's logs: "node-2.log:[2025-09-17 15:16:23] node-2:311:405 [0] NCCL WARN ..."
+    Prefix("grep_file", r"^[A-Za-z0-9_./-]+?\.(?:log|txt|out|err)(?::\d+)?:",
+           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./"),
     Prefix("rank", r"^\[rank(?P<rank>\d+)\]: ?", "["),
     # a platform's own stamp before torch's "[rankN]:" (a job console that stamps each line);
     # one to the minute only (`2025-02-18 12:54 [rank13]:`, NVIDIA/nccl#1610) is too coarse
@@ -98,7 +102,9 @@ PREFIXES: tuple[Prefix, ...] = (
     Prefix("host_tee", rf"^\[(?P<host>{_HOSTNAME}):\d+\]:", "["),
     Prefix("torchx", r"^[A-Za-z_][\w-]*/\d+ \[(?P<local_rank>\d+)\]:", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"),
     # Ray's worker prefix: the ip is the worker's node (one raylet per machine)
-    Prefix("ray", r"^\([A-Za-z_]\w* pid=(?P<pid>\d+)(?:, ip=(?P<host>[^)\s]+))?\) ", "("),
+    # (vLLM's workers under its own multiprocessing executor: "(VllmWorker rank=2 pid=2307184) ",
+    # "(Worker_TP0_EP0 pid=331) ": the rank is the worker's in the engine, the job's when one engine)
+    Prefix("ray", r"^\([A-Za-z_][A-Za-z0-9_]*(?: rank=(?P<rank>\d{1,6}))? pid=(?P<pid>\d+)(?:, ip=(?P<host>[^)\s]+))?\) ", "("),
     # SkyPilot's job log prefix: "(head, rank=0, pid=5634) ", "(worker1, rank=1, pid=2519, ip=...) "
     # (rank is the node's index in the cluster, the name its node), or "(task-name, pid=41) "
     Prefix("skypilot_node", r"^\((?P<host>[\w.-]+), rank=\d+, pid=(?P<pid>\d+)(?:, ip=[^)\s]+)?\) ", "("),
@@ -109,6 +115,13 @@ PREFIXES: tuple[Prefix, ...] = (
     # "    | [rank0]: Traceback ...") and of a runner's boxed excerpt of a child's output: the
     # line is the member's own
     Prefix("group_bar", r"^ *\| ", " |"),
+    # docker compose's service column ("web_1  | ...", "trainer-1  | ...", a container_name's
+    # "qwen3-serve  | ..."): the container, each a machine of its own to the job. A word before
+    # " | " is also a table's first cell, so the name must repeat (see _compose_ok)
+    # (a Procfile runner's, foreman / honcho: "18:26:14 trainer2.1 | ...", the time of day first,
+    # the process's name and its instance: each a process of its own, named as a machine would be)
+    Prefix("compose", r"^(?:\d\d:\d\d:\d\d )?(?P<host>[A-Za-z0-9][A-Za-z0-9_.-]*) +\| ",
+           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
     Prefix("srun_label", r"^ *(?P<task>\d+): ", " 0123456789"),
     # a runner that tags each child's lines with its name and stream (milabench:
     # "opt-1_3b.0 [stderr] ..."): the name is a run's, not a host's or a rank's
@@ -172,6 +185,15 @@ def _pdsh_ok(host: pl.Expr) -> pl.Expr:
     # "Traceback: y" and "RuntimeError: z" from being eaten as hosts. A host name has no
     # underscore (RFC 1123); a program's has ("train_gpt2cu: file.h:186: ...: Assertion ...")
     return host.str.contains(r"\d") & ~host.str.contains("_", literal=True) & ~host.str.contains(_NOT_HOSTS)
+
+
+def _compose_ok(name: pl.Series) -> pl.Series:
+    # a container's name has a letter and a digit (compose numbers its replicas: "web_1",
+    # "trainer-2", honcho "ps.1") and heads several lines of its output; a table's first cells
+    # ("epoch | loss", a model summary's "Name | Type" and "0 | encoder") and a level column
+    # ("INFO     | ...") are no container
+    return (name.str.contains(r"[A-Za-z]") & name.str.contains(r"\d") & name.is_duplicated()
+            & ~name.str.contains(r"(?i)^(?:trace|debug|info|warn|warning|error|critical|fatal|success)$"))
 
 
 # A rank field at the head of a job's own log record, after its stamp if it has one:
@@ -313,6 +335,12 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series |
             ok = matched_prefix.is_not_null()
             if p.name == "pdsh":
                 ok = ok & _pdsh_ok(groups.struct.field("host")).fill_null(False)
+            elif p.name == "compose":
+                ok = ok & _compose_ok(groups.struct.field("host")).fill_null(False)
+            elif p.name == "parallel_tag":
+                # a tag heads every line of its job's output; a line with a TAB in its text
+                # ("training seconds: 37.3<TAB># 18.4") is one line
+                ok = ok & matched_prefix.is_duplicated()
             elif p.name == "torchrun_tee":
                 # "[1]:" alone on its line is an entry of torchrun's failure table ("Failures:",
                 # "[1]:", "  time : ..."), and so is "[1]: time : ... host : ..." where a log service

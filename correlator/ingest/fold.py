@@ -90,13 +90,20 @@ _EXCEPTION_FIELD = r"^\t[a-z_]+: \S"
 # traceback, as one record. An ERROR or CRITICAL level word among the line's first
 # fields: a warning right above a traceback is as often an unrelated line the
 # uncaught exception followed (a stderr file's last warning, minutes earlier).
-_RECORD_WITH_EXC_INFO = r"^\S?[^\n]{0,80}?\b(?:ERROR|CRITICAL|FATAL|EXCEPTION)\b"
+_RECORD_WITH_EXC_INFO = (r"^\S?[^\n]{0,80}?\b(?:ERROR|CRITICAL|FATAL|EXCEPTION)\b"
+                         # (torch's and glog's level letter, a record that announces what follows:
+                         # "E1206 18:51:19.646000 8816 file.py:1068] Caught exception: ")
+                         r"|^[EF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [^\s\]]+:\d+\] [^\n]*:\s*$")
 
 # A traceback's frame line; one that follows neither an indented line nor a line
 # ending in ":" (a header: "Traceback ...:", "Thread 0x... (most recent call first):")
 # starts a traceback whose header was cut off (a paste that began below it).
 _ASIDE_REACH = 4  # lines above a headless traceback's first code line that must hold no frame
 _FRAME_LINE = r'^\s*File "[^"\n]*", line \d+'  # a paste may lose the first frame's indentation
+# a traceback's header or frame as a log record's text (a logger that writes its head before
+# every line of a traceback: vLLM's "ERROR 09-06 00:38:50 [executor.py:944]   File ...", whose
+# repeats correlator.ingest.record_heads strips below it): the traceback goes on under it
+_RECORD_FRAME = r'^\S[^\n]{0,100}?\] +(?:File "[^"\n]*", line \d+|Traceback \(most recent call last\):)'
 
 # Report blocks: opened by a marker line, closed by the next stamped line.
 _BLOCK_OPENERS = (
@@ -129,6 +136,8 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         t.str.contains(_EXCEPTION_LINE).alias("exc_line"),
         (t.str.contains(_BARE_EXCEPTION_LINE) | t.str.contains(_RAY_WORKER_HEADER)).alias("bare_exc"),
         t.str.contains(_FRAME_LINE).alias("frame"),
+        t.str.contains(r"^\s*[\^~]{3,}\s*$").alias("caret"),
+        t.str.contains(_RECORD_FRAME).alias("record_frame"),
         t.str.contains(r":\s*$").alias("opens"),
         t.str.contains(r"\d+%\|").alias("bar"),
         t.str.contains(_EXCEPTION_FIELD).alias("exc_field"),
@@ -167,6 +176,16 @@ def continuation_flags(
     df = pl.concat([df.select("stream", "ts", "ts_format"), static], how="horizontal")
     within = within or per_stream(df)
     prev = lambda e: within(e.shift(1))  # noqa: E731
+    # A paste (or a log service) that lost a traceback's indentation: the line under a frame
+    # is that frame's code, and a caret line under code marks it; both are read as indented
+    # (Ray's worker prefix before "File ...", "return f(", "^^^^^^" at column 0)
+    # (only under a frame that lost its own indentation: under an indented frame an unindented line
+    # is another writer's, a console's next record)
+    code_under_frame = (prev(pl.col("frame") & ~pl.col("indented")) & ~pl.col("blank") & ~pl.col("frame")
+                        & ~pl.col("exc_line") & ~pl.col("tb_start") & pl.col("ts").is_null()).fill_null(False)
+    df = df.with_columns(code_under_frame.alias("code_under_frame"))
+    caret_under_code = (pl.col("caret") & prev(pl.col("code_under_frame") | pl.col("indented"))).fill_null(False)
+    df = df.with_columns((pl.col("indented") | pl.col("code_under_frame") | caret_under_code).alias("indented"))
     blank, indented, chain = pl.col("blank"), pl.col("indented"), pl.col("chain")
     tb_start = pl.col("tb_start")
     # a progress bar tqdm redrew between a chain marker and its traceback is no line of the story
@@ -197,7 +216,7 @@ def continuation_flags(
         indented & ~pl.col("frame") & within(pl.col("frame").shift(-1)).fill_null(False)
         & ~prev(indented).fill_null(True) & ~prev(blank).fill_null(True) & ~prev(pl.col("opens")).fill_null(False)
         & (prev(pl.col("ts")).is_not_null() | prev(pl.col("leveled"))).fill_null(False)
-        & ~frame_just_above & ~after_chain.fill_null(False)
+        & ~frame_just_above & ~after_chain.fill_null(False) & ~prev(pl.col("record_frame")).fill_null(False)
     )
     headless = headless | headless_code
     opener = pl.col("opener_line") & ~(pl.col("torch_version") & prev(pl.col("collecting")).fill_null(False))
@@ -245,8 +264,10 @@ def continuation_flags(
         pl.when(~blank).then(pl.col("last_error")).otherwise(pl.lit(None, dtype=pl.Boolean)).forward_fill()
     )
     after_last_error = last_nonblank_was_last_error.fill_null(False) & ~blank
+    # (a frame at column 0 under its traceback's indented-like code goes on with it)
+    frame_under_code = pl.col("frame") & prev(indented & ~pl.col("blank"))
     cont = ((blank | indented | pl.col("shapes") | tb_chained | bar_after_chain | after_last_error
-             | (block & ~opener)).fill_null(False)
+             | frame_under_code | (block & ~opener)).fill_null(False)
             & ~headless | tb_of_record | reraised.fill_null(False) | message_below)
     # a bar tqdm redrew between a record and its traceback: an aside, as below
     bar_aside = (bar_after_record & within(tb_start.shift(-1))).fill_null(False)
@@ -257,7 +278,7 @@ def continuation_flags(
         pl.col("exc_line"),
         # (a child report's frames with no "Traceback" line: Ray cuts a worker's snippet to
         # its last frames, a paste loses the header; they open the traceback all the same)
-        (tb_start | headless | reraised.fill_null(False)
+        (tb_start | headless | reraised.fill_null(False) | pl.col("record_frame")
          | (pl.col("frame") & after_chain).fill_null(False)
          # a stream that begins indented (a caret line, a frame's code line: a paste, or an
          # interleaved console, whose part of this rank's traceback above was cut) is inside

@@ -84,6 +84,11 @@ from correlator.ingest.parquet_concat import (
 )
 from correlator.ingest.polars_thread import on_polars_thread
 from correlator.ingest.read import LineBatch, iter_line_batches
+from correlator.ingest.record_heads import (
+    unrepeat_record_heads,
+    without_pasted_colour_codes,
+    without_terminal_control,
+)
 from correlator.ingest.secrets import part_has_secret
 from correlator.ingest.templates import templates
 from correlator.ingest.timestamps import parse_timestamps
@@ -374,59 +379,22 @@ def _unfinished_per_file(ev: pl.DataFrame) -> dict[str, int]:
     return dict(zip(last.get_column("file").to_list(), last.get_column("start").to_list(), strict=True))
 
 
-# A terminal's control sequences (colours, erase-line): Ray colours its `(Worker pid=...)`
-# prefixes, loguru and rich their level fields, and a console tee'd from a TTY keeps them.
-# They are no part of what a line says, and in front of a prefix they hide it.
-_TERMINAL_CONTROL = r"\x1b\[[0-?]*[ -/]*[@-~]"
-
-
-def _without_terminal_control(df: pl.DataFrame) -> pl.DataFrame:
-    text = df.get_column("text")
-    if not text.str.contains("\x1b", literal=True).any():
-        return df
-    return df.with_columns(text.str.replace_all(_TERMINAL_CONTROL, ""))
-
-
-# torch's own log format (torch._logging, the elastic agent's logger) writes a multi-line
-# message with its header on every line: `E1206 02:03:15.770000 23349 .../api.py:836] Traceback
-# ...`, then the same header before each frame. A header the line above carries too (to the
-# microsecond, the same pid and source line) is that record's continuation, not a record of its own.
-_TORCH_RECORD_HEAD = r"^([IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ [^\s\]]+:\d+\] )"
-
-
-def _unrepeat_record_headers(df: pl.DataFrame, shapes: pl.Series) -> pl.DataFrame:
-    """Strip a torch log header that repeats the line above's (its multi-line message goes on)."""
-    may = _rows_where(df, shapes, lambda t: t.str.contains(r"^[IWEF]\d{4} \d\d:"))
-    if may.sum() < 2:
-        return df
-    head = pl.when(may).then(df.get_column("text").str.extract(_TORCH_RECORD_HEAD, 1)).otherwise(None)
-    heads = df.select(head.alias("h")).to_series()
-    repeat = (heads.is_not_null() & (heads == heads.shift(1))).fill_null(False)
-    if not repeat.any():
-        return df
-    rest = df.get_column("text").str.slice(heads.str.len_chars().fill_null(0))
-    changed = df.with_columns(pl.when(repeat).then(rest).otherwise(pl.col("text")).alias("text"))
-    if SHAPE_CODE in df.columns:
-        changed = changed.with_columns(
-            pl.when(repeat).then(None).otherwise(pl.col(SHAPE_CODE)).alias(SHAPE_CODE))
-    return changed
-
-
 def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamState) -> pl.DataFrame:
     """Stage 1 for the lines of ``df`` (``fi``, ``line_no``, ``text``, in file order)."""
-    df = join_hard_wraps(_without_terminal_control(df))
+    df = join_hard_wraps(without_terminal_control(df))
     df = df.with_columns(pl.lit(0, dtype=pl.Int32).alias("part"))
     # the lines' digit shapes, taken before demux: its searches ask them instead of
     # every line, and the rows it leaves unchanged (nearly all) keep them for fold
     raw_shapes, raw_codes = digit_shapes(df.get_column("text"))
     df = df.with_columns(raw_codes.alias(SHAPE_CODE))
+    df = without_pasted_colour_codes(df, lambda d, test: _rows_where(d, raw_shapes, test))
     df = split_kept_segments(split_fused_mpi(df, raw_shapes), raw_shapes)
-    before = df.get_column("text").str.len_bytes()
+    before = df.get_column("text")
     df = strip_prefixes(df, shapes=raw_shapes)
     _note_bad_prefixes(df, before, state)
     df = split_glued_progress(df, raw_shapes)
     df = restrip_glued(df)
-    df = _unrepeat_record_headers(df, raw_shapes)
+    df = unrepeat_record_heads(df, lambda d, test: _rows_where(d, raw_shapes, test))
 
     line_shapes = with_new_texts(df.get_column("text"), raw_shapes, df.get_column(SHAPE_CODE), keep_unused=True)
     stamps = parse_timestamps(df.get_column("text"), tz=tz, default_year=PROVISIONAL_YEAR, shapes=line_shapes)
@@ -558,16 +526,22 @@ _PREFIX_FACTS = ("rank", "local_rank", "task", "pid", "host", "wrapper_ts")
 
 
 def _note_bad_prefixes(df: pl.DataFrame, before: pl.Series, state: _StreamState) -> None:
-    """Lines whose prefix was stripped but said nothing: every prefix names a rank, a
-    local rank, a task, a pid or a host, so its number did not fit (``[rank99999999999]:``,
-    ``[rank٣]:``; demux reads those as NULL). Two length columns and a filter."""
+    """Lines whose prefix was stripped but said nothing although it held a number: one
+    that did not fit (``[rank99999999999]:``, ``[rank٣]:``; demux reads those as NULL).
+    (A wrapper that names nothing, a group bar or a grep's file name, says nothing by design.)
+    Two length columns and a filter; the removed heads are read only on the rows left."""
     if df.height != before.len():
         return
-    stripped = df.get_column("text").str.len_bytes() != before
+    removed = before.str.len_bytes() - df.get_column("text").str.len_bytes()
+    stripped = removed != 0
     if not stripped.any():
         return
     silent = df.select(pl.all_horizontal(pl.col(c).is_null() for c in _PREFIX_FACTS)).to_series()
-    bad = df.filter(stripped & silent)
+    at = (stripped & silent).arg_true()
+    if not at.len():
+        return
+    heads = before.gather(at).str.slice(0, removed.gather(at))
+    bad = df[at.filter(heads.str.contains(r"\d{10,}|[^\x00-\x7f]").fill_null(False))]
     if bad.height:
         state.bad_prefixes.extend(bad.select("fi", "line_no").iter_rows())
 
@@ -803,7 +777,7 @@ FACT_KINDS = (
     "nccl.comm_init",
     "torchrun.failure_entry", "torchrun.closing_signal", "torchrun.worker_failed", "torchrun.forced_kill",
     "deepspeed.world_info", "deepspeed.launcher_spawn", "deepspeed.killing_subprocess",
-    "app.world_size",
+    "app.world_size", "python.test_process_started",
 )
 # The columns of them that attribute.sql reads (a missing one fails its binding, so
 # every ingest test would say so): the side file holds only these, with plain strings

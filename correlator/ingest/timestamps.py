@@ -98,7 +98,7 @@ FORMATS: dict[str, str] = {
     "nvsmi_csv": "'2026/05/28 10:00:00.000, ...' (nvidia-smi --query-gpu CSV)",
     "slurm": "'slurmstepd: error: *** JOB n ON host CANCELLED AT 2021-08-03T16:28:28 ***'",
     "torchrun_table": "'  time      : 2024-03-05_07:01:51' (ChildFailedError table)",
-    "tagged": "'[titan] YYYY-MM-DD HH:MM:SS,mmm ' (an app logger's own tag, then its stamp)",
+    "tagged": "'[titan] YYYY-MM-DD HH:MM:SS,mmm ' or 'LAUNCH INFO YYYY-MM-DD ...' (an app logger's own tag, then its stamp)",
 }
 _NAMES: tuple[str, ...] = tuple(FORMATS)
 _CODE: dict[str, int] = {name: code for code, name in enumerate(_NAMES)}
@@ -426,7 +426,8 @@ def _iso_start(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
 
 
 def _bracket_iso_slow(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
-    g = _extract(d, r"^\[" + _ISO + r"\]")
+    # (the bracket may hold the record's level too: "[2022-11-09 09:52:48.575314 INFO   ] ...")
+    g = _extract(d, r"^\[" + _ISO + r"(?:\]| +(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL) *\])")
     code = pl.when(_asctime_shape(" ")).then(_CODE["deepspeed"]).otherwise(_CODE["nccl"])
     return [_iso_parts(g, code)]
 
@@ -674,12 +675,22 @@ def _upper_key() -> pl.Expr:
         .then(4)  # Timestamp     : Thu Jun  6 ...
         .when(_is_upper(b1) & _head_starts(*(f"{level} " for level in _PY_LEVELS)))
         .then(5)  # INFO 01-29 07:44:20 ...
+        .when(_is_upper(b1) & pl.any_horizontal(
+            pl.col("h").bin.contains(f" {level}".encode()) for level in _PY_LEVELS))
+        .then(6)  # LAUNCH INFO 2022-11-09 10:11:32,053 ...
     )
 
 
 def _upper(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
-    parsers = {1: _glog, 2: _month_first, 3: _ctime, 4: _nvsmi, 5: _vllm}
+    parsers = {1: _glog, 2: _month_first, 3: _ctime, 4: _nvsmi, 5: _vllm, 6: _tag_level}
     return _dispatch(d, _upper_key(), parsers, ctx)
+
+
+def _tag_level(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
+    # a launcher's logger that names itself, then the level, then the stamp: PaddlePaddle's
+    # "LAUNCH INFO 2022-11-09 10:11:32,053 Pod failed"
+    g = _extract(d, r"^[A-Z][A-Z0-9_]{1,15} (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL) " + _ISO)
+    return [_iso_parts(g, "tagged")]
 
 
 def _lower_key() -> pl.Expr:
