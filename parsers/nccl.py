@@ -47,6 +47,17 @@ PATTERNS = (
         ),
         near_misses=("NCCL INFO without a header",),
     ),
+    # a line whose paste (or a log service) lost NCCL's host:pid:tid head but kept its source
+    # location: "graph/topo.h:230 NCCL WARN Could not find NET with id 0"
+    Pattern(
+        "nccl.line_headless",
+        envelope=True,
+        triggers=(" NCCL INFO", " NCCL WARN"),
+        regex=r"^(?P<nccl_src>[\w./+-]+\.(?:cc|cu|c|cpp|h|hpp):\d+) NCCL (?P<lvl>INFO|WARN)\b",
+        source=SOURCE,
+        examples=("graph/topo.h:230 NCCL WARN Could not find NET with id 0",),
+        near_misses=("see NCCL WARN lines above", "misc/x.cc NCCL WARN no line number"),
+    ),
     Pattern(
         # NCCL 2.1-2.2 (2018) printed the level without the word NCCL, and its sources
         # were .cu files: `host:pid:tid [dev] INFO ...`, `host:pid:tid [dev] misc/ibvwrap.cu:60

@@ -98,6 +98,25 @@ PATTERNS = (
         ),
         near_misses=("free(): 12 GiB available", "malloc(): allocated 4096 bytes", "buffer overflow in tokenizer"),
     ),
+    # PaddlePaddle's launcher naming the one trainer that failed (paddle.distributed.launch:
+    # "ABORT!!! Out of all 4 trainers, the trainer process with rank=[3] was aborted. Please check
+    # its log." and, in its newer launcher, "Container rank 6 status failed cmd [...] code -6"):
+    # the line is about that rank's process, so it carries its rank (a list of several names none)
+    Pattern(
+        "process.launcher_child_failed",
+        triggers=("was aborted", " status failed cmd"),
+        regex=(r"^(?:.*the trainer process with rank=\[|Container rank )(?P<failed_rank>\d+)"
+               r"(?:\] was aborted| status failed cmd .* code (?P<exitcode>-?\d+))"),
+        fills={"failed_rank": "rank"},
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "ERROR 2021-05-24 17:17:14,611 launch_utils.py:545] ABORT!!! Out of all 8 trainers, the trainer process "
+            "with rank=[5] was aborted. Please check its log.",
+            "Container rank 2 status failed cmd ['/usr/bin/python', '-u', 'train.py'] code 1 log log/workerlog.2",
+        ),
+        near_misses=("the trainer process with rank=[1, 2] was aborted. Please check its log.",),
+    ),
     Pattern(
         "process.nonzero_exit",
         triggers=("exited with code", "exit code", "exit status", "non-zero exit status", " (rc="),

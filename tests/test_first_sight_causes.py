@@ -2418,3 +2418,29 @@ def test_ddps_unused_parameter_error_names_its_own_rank(tmp_path):
             "Parameter indices which did not receive grad for rank 5: 120 121 122\n")
     v = verdict(tmp_path, {"console.log": text})
     assert v.status == "failed" and v.initiating.rank == 5 and v.root_cause.rule_id == "ddp-unused-parameters"
+
+
+# ---- round N's general causes ------------------------------------------------------------------
+@pytest.mark.parametrize("line", [
+    "ERROR 2023-02-01 09:00:05,120 launch_utils.py:560] ABORT!!! Out of all 8 trainers, the trainer process with "
+    "rank=[6] was aborted. Please check its log.",
+    "Container rank 6 status failed cmd ['/opt/py/bin/python', '-u', 'tools/train.py'] code -11 log log/workerlog.6",
+])
+def test_a_launcher_that_names_the_one_failed_trainer_names_the_rank(tmp_path, line):
+    text = ("INFO 2023-02-01 08:59:01,000 launch_utils.py:300] start 8 trainers\n"
+            "LAUNCH INFO 2023-02-01 09:00:05,100 Pod failed\n" + line + "\n")
+    v = verdict(tmp_path, {"launch.log": text})
+    assert v.status == "failed" and v.initiating.rank == 6
+
+
+def test_an_nccl_warning_whose_paste_lost_its_head_is_still_ncclss(tmp_path):
+    v = verdict(tmp_path, {"paste.log": "graph/topo.h:230 NCCL WARN Could not find NET with id 3\n"})
+    assert v.status == "failed" and v.root_cause.category == "nccl_network"
+
+
+def test_a_runtimes_error_records_with_a_month_name_stamp_are_errors(tmp_path):
+    text = ("2024-Feb-02 08:10:01.100200 7001:7002 INFO    ENC:init                                     started\n"
+            "2024-Feb-02 08:10:05.502423 7001:7010 ERROR   ENC:alg_ring_init                            failed to "
+            "configure network connector for RING\n")
+    v = verdict(tmp_path, {"neuron.log": text})
+    assert v.status == "failed"

@@ -256,6 +256,26 @@ STAMPED: list[tuple[str, dt.datetime, str]] = [
         utc(2025, 3, 12, 11, 10, 21, 603000),
         "tagged",
     ),
+    # PaddlePaddle's launcher, its newer and older record (PaddleSpeech and PaddlePaddle issues)
+    ("LAUNCH ERROR 2022-11-09 10:11:32,058 Container failed !!!", utc(2022, 11, 9, 10, 11, 32, 58000), "tagged"),
+    (
+        "ERROR 2021-05-24 17:17:14,611 launch_utils.py:545] ABORT!!! Out of all 4 trainers, the trainer process "
+        "with rank=[3] was aborted. Please check its log.",
+        utc(2021, 5, 24, 17, 17, 14, 611000),
+        "tagged",
+    ),
+    # a bracketed stamp holding the record's level (a PaddleSpeech trainer's logger)
+    (
+        "[2022-11-09 09:52:48.575314 INFO   ] trainer:__train_epoch:280 - Train epoch: [1/100]",
+        utc(2022, 11, 9, 9, 52, 48, 575314),
+        "nccl",
+    ),
+    # AWS Neuron's runtime: the month by name between year and day (aws-neuron/neuronx-nemo-megatron)
+    (
+        "2024-Jan-11 19:01:15.502423 18506:21252 ERROR   ENC:ncclNetRegMr                            failed",
+        utc(2024, 1, 11, 19, 1, 15, 502423),
+        "ymond",
+    ),
     # shape per 04-deepspeed.md §1 ("Python default asctime") at line start
     (
         "2023-03-03 02:22:03,491 - INFO - __main__ - Creating fp16 ZeRO stage 3 optimizer",
@@ -891,6 +911,8 @@ ROUND_TRIP = {
     "torchrun_table": (lambda t, x: f"  time      : {t:%Y-%m-%d_%H:%M:%S}", _s, False),
     "tagged": (lambda t, x: f"[app{x % 100}] {t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d} - root - INFO - m",
                _ms, False),
+    "ymond": (lambda t, x: f"{t:%Y}-{_MON[t.month - 1]}-{t:%d %H:%M:%S}.{t.microsecond:06d} {x}:{x} ERROR m",
+              _naive, False),
     "mdy_comma": (
         lambda t, x: f"{_MON[t.month - 1]} {t.day}, {t.year}, {t:%H:%M:%S}: m",
         _s,

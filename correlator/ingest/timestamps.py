@@ -99,6 +99,7 @@ FORMATS: dict[str, str] = {
     "slurm": "'slurmstepd: error: *** JOB n ON host CANCELLED AT 2021-08-03T16:28:28 ***'",
     "torchrun_table": "'  time      : 2024-03-05_07:01:51' (ChildFailedError table)",
     "tagged": "'[titan] YYYY-MM-DD HH:MM:SS,mmm ' or 'LAUNCH INFO YYYY-MM-DD ...' (an app logger's own tag, then its stamp)",
+    "ymond": "'2024-Jan-11 19:01:15.502423 ' (year, month name, day: AWS Neuron's runtime)",
 }
 _NAMES: tuple[str, ...] = tuple(FORMATS)
 _CODE: dict[str, int] = {name: code for code, name in enumerate(_NAMES)}
@@ -563,7 +564,12 @@ def _vllm(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
     ok = line.str.contains(rf"^(?:{levels}) {_D2}-{_D2} {_HMS}[ ,.]")
     start = line.str.find(" ", literal=True) + 1
     stamp = pl.concat_str([pl.lit(ctx.year), pl.lit("-"), line.str.slice(start, 14)])
-    return [_result(d, pl.when(ok).then(_strp(stamp, "%Y-%m-%d %H:%M:%S")), "vllm")]
+    parts = [_result(d, pl.when(ok).then(_strp(stamp, "%Y-%m-%d %H:%M:%S")), "vllm")]
+    # the level, then a full date: PaddlePaddle's launcher ("INFO 2021-05-24 17:17:14,611 launch_utils.py:307] ")
+    full = d.filter(line.str.contains(rf"^(?:{levels}) \d{{4}}-"))
+    if full.height:
+        parts.append(_iso_parts(_extract(full, rf"^(?:{levels}) " + _ISO), "tagged"))
+    return parts
 
 
 def _slurm(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
@@ -649,11 +655,19 @@ def _digit_key() -> pl.Expr:
         .then(2)  # 05/01/2024 ...
         .when(_eq(_hbyte(4), "/") & _eq(_hbyte(7), "/"))
         .then(3)  # 2026/05/28 ...
+        .when(_eq(_hbyte(4), "-") & _is_upper(_hbyte(5)) & _eq(_hbyte(8), "-"))
+        .then(4)  # 2024-Jan-11 19:01:15.502423 ...
     )
 
 
 def _digit(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
-    return _dispatch(d, _digit_key(), {1: _iso_start, 2: _hf_us, 3: _nvsmi_csv}, ctx)
+    return _dispatch(d, _digit_key(), {1: _iso_start, 2: _hf_us, 3: _nvsmi_csv, 4: _ymond}, ctx)
+
+
+def _ymond(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
+    # the month by name between year and day: AWS Neuron's runtime ("2024-Jan-11 19:01:15.502423 18506:21252 ERROR ...")
+    g = _extract(d, rf"^(?<d>[0-9]{{4}}-{_MON_RE}-{_D2}) (?<t>{_HMS})(?:\.(?<f>[0-9]{{1,9}}))?")
+    return [_result(g, _local(pl.col("d"), pl.col("t"), pl.col("f"), "%Y-%b-%d"), "ymond")]
 
 
 def _upper_key() -> pl.Expr:
