@@ -52,8 +52,9 @@ PATTERNS = (
     Pattern(
         "nccl.line_headless",
         envelope=True,
-        triggers=(" NCCL INFO", " NCCL WARN"),
-        regex=r"^(?P<nccl_src>[\w./+-]+\.(?:cc|cu|c|cpp|h|hpp):\d+) NCCL (?P<lvl>INFO|WARN)\b",
+        # (its WARN lines only: an INFO line says nothing of a failure, and INFO is most of NCCL's output)
+        triggers=(" NCCL WARN",),
+        regex=r"^(?P<nccl_src>[\w./+-]+\.(?:cc|cu|c|cpp|h|hpp):\d+) NCCL (?P<lvl>WARN)\b",
         source=SOURCE,
         examples=("graph/topo.h:230 NCCL WARN Could not find NET with id 0",),
         near_misses=("see NCCL WARN lines above", "misc/x.cc NCCL WARN no line number"),
