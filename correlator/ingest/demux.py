@@ -11,7 +11,8 @@ what it learned in columns:
 - ``local_rank``: torchrun ``--tee`` ``[defaultN]:`` (``[<role><N>]:``), TorchX;
 - ``task``: Slurm ``srun -l`` task id (a rank only when Slurm starts one task
   per rank; the caller decides);
-- ``host``: pdsh / DeepSpeed launcher ``host: ``, kubectl ``--prefix`` pod;
+- ``host``: pdsh / DeepSpeed launcher ``host: ``, kubectl ``--prefix`` pod, docker compose's
+  (and a Procfile runner's) service column ``web_1  | ``;
 - ``pid``: Ray ``(Worker pid=N)``;
 - ``wrapper_ts``: kubectl ``--timestamps`` RFC 3339 stamp (UTC).
 

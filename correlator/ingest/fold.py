@@ -18,6 +18,9 @@ A line continues the event above it when it is:
 but a traceback frame (``  File "x.py", line N``) after a line that is neither
 indented nor ends in ``:`` starts an event: a traceback whose header was cut off;
 - the ``ExcType: message`` line right after a traceback's last frame;
+- under a frame that lost its indentation (a paste, a log service): its code line, a caret
+  line under that, and the next frame; and the traceback under a log record whose own text is
+  the traceback's header or first frame (a logger that heads every line of a record);
 - inside a report block (``collect_env``, ``nvidia-smi -q``) until the next
   stamped line.
 
