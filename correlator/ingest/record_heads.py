@@ -86,30 +86,40 @@ def unrepeat_record_heads(
     known: each test above is digit-invariant).
     """
     text = df.get_column("text")
-    same_process = pl.repeat(True, df.height, eager=True)
-    for col in ("pid", "rank", "host"):
-        if col in df.columns:
-            c = df.get_column(col)
-            same_process = same_process & ((c == c.shift(1)) | (c.is_null() & c.shift(1).is_null())).fill_null(False)
-    repeat_any = pl.repeat(False, df.height, eager=True)
-    heads_all = pl.repeat(None, df.height, dtype=pl.Utf8, eager=True)
+    same_process: pl.Series | None = None  # asked only of a batch where some head repeats
+    stripped = pl.repeat(None, df.height, dtype=pl.Utf8, eager=True)  # the head to strip, per row
     for _name, head_re, may_re, any_line in _HEADS:
         may = rows_where(df, lambda t, may_re=may_re: t.str.contains(may_re))
         if may.sum() < 2:
             continue
         heads = df.select(pl.when(may).then(pl.col("text").str.extract(head_re, 1)).alias("h")).to_series()
-        repeat = (heads.is_not_null() & (heads == heads.shift(1)) & same_process).fill_null(False)
+        repeat = (heads.is_not_null() & (heads == heads.shift(1))).fill_null(False)
+        if not repeat.any():
+            continue
+        if same_process is None:
+            same_process = _same_process_as_above(df)
+        repeat = repeat & same_process
         if not any_line and repeat.any():
             at = repeat.arg_true()
             rest = text.gather(at).str.slice(heads.gather(at).str.len_chars())
             repeat = repeat.scatter(at, rest.str.contains(_TRACEBACK_LINE).fill_null(False))
-        repeat_any = repeat_any | repeat
-        heads_all = pl.select(pl.when(repeat).then(heads).otherwise(heads_all)).to_series()
+        stripped = pl.select(pl.when(repeat).then(heads).otherwise(stripped)).to_series()
+    repeat_any = stripped.is_not_null()
     if not repeat_any.any():
         return df
-    rest = text.str.slice(heads_all.str.len_chars().fill_null(0))
+    rest = text.str.slice(stripped.str.len_chars().fill_null(0))
     changed = df.with_columns(pl.when(repeat_any).then(rest).otherwise(pl.col("text")).alias("text"))
     if SHAPE_CODE in df.columns:
         changed = changed.with_columns(
             pl.when(repeat_any).then(None).otherwise(pl.col(SHAPE_CODE)).alias(SHAPE_CODE))
     return changed
+
+
+def _same_process_as_above(df: pl.DataFrame) -> pl.Series:
+    """Per row: the line above came from the same process (pid, rank and host alike, nulls equal)."""
+    same = pl.repeat(True, df.height, eager=True)
+    for col in ("pid", "rank", "host"):
+        if col in df.columns:
+            c = df.get_column(col)
+            same = same & c.eq_missing(c.shift(1)).fill_null(False)
+    return same
