@@ -47,6 +47,25 @@ PATTERNS = (
         ),
         near_misses=("NCCL INFO without a header",),
     ),
+    # the NCCL network plugin for AWS EFA (aws-ofi-nccl) logging through its tests' and tools'
+    # own logger, which prints NCCL's levels as `printf("WARN: Function: %s Line: %d: ", ...)`
+    # (tests/functional, every release since 2019): the plugin's WARN is NCCL's WARN
+    Pattern(
+        "nccl.ofi_plugin_line",
+        envelope=True,
+        triggers=(": Function: ",),
+        # (the function is C's __func__ in old releases, C++'s __PRETTY_FUNCTION__ in new ones:
+        # "int main(int, char**)")
+        regex=r"^(?P<lvl>WARN|INFO|TRACE): Function: (?P<ofi_function>[^\n]{1,200}?) Line: \d+: ",
+        source=SOURCE,
+        examples=(
+            "WARN: Function: create_nccl_ofi_component Line: 459: NET/OFI Couldn't open AV. RC: -22, ERROR: Invalid argument",
+            "INFO: Function: ofi_init Line: 686: NET/OFI Selected Provider is efa",
+            # (a C++ release's function as __PRETTY_FUNCTION__ writes it; tests/functional's logger)
+            "WARN: Function: int main(int, char**) Line: 112: NET/OFI OFI call failed with RC -61, No data available",
+        ),
+        near_misses=("Error in Function: main Line: 12: oops", "WARN: Function main Line: 4: no colon"),
+    ),
     # a line whose paste (or a log service) lost NCCL's host:pid:tid head but kept its source
     # location: "graph/topo.h:230 NCCL WARN Could not find NET with id 0"
     Pattern(
@@ -120,15 +139,18 @@ PATTERNS = (
     ),
     Pattern(
         "nccl.ib_completion_error",
-        triggers=("Got completion from peer",),
+        # (NCCL up to 2.12 names no peer: "NET/IB : Got completion with error 12, opcode 1, ...")
+        triggers=("Got completion from peer", "Got completion with "),
         regex=(
-            r"NET/IB(?:/GIN)? ?: Got completion from peer (?P<peer>\S+) with "
+            r"NET/IB(?:/GIN)? ?: Got completion (?:from peer (?P<peer>\S+) )?with "
             r"(?:error (?P<status>\d+)|status=(?P<status_text>[\w()]+))"
         ),
         source=SOURCE,
         level="ERROR",
         examples=(
             "kp-ddp-worker-0:3468:3905 [4] ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer 10.216.210.236<54862> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid fd00:1148:9000:5000:4:200:3:ff22 remoteGidsfd00:1148:9000:5000:4:200:3:ff1f",
+            # NVIDIA/nccl issue 426 (NCCL 2.7-era, RoCE)
+            "-worker-1:946:988 [0] transport/net_ib.cc:839 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129",
         ),
     ),
     Pattern(

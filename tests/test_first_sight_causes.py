@@ -2444,3 +2444,53 @@ def test_a_runtimes_error_records_with_a_month_name_stamp_are_errors(tmp_path):
             "configure network connector for RING\n")
     v = verdict(tmp_path, {"neuron.log": text})
     assert v.status == "failed"
+
+
+# ---- round O's general causes ------------------------------------------------------------------
+def test_an_ib_completion_error_of_an_nccl_that_named_no_peer_is_the_network(tmp_path):
+    # NCCL up to 2.12: "Got completion with error N" (no "from peer"); a CUDA error lines later
+    # on the same host is what the broken transport left behind
+    text = ("trn-07:40112:40170 [3] transport/net_ib.cc:851 NCCL WARN NET/IB : Got completion with error 5, "
+            "opcode 0, len 32732, vendor err 249\n"
+            "trn-07:40112:40170 [3] NCCL INFO transport/net.cc:870 -> 2\n"
+            "trn-07:40112:40112 [3] init.cc:201 NCCL WARN Cuda failure 'unspecified launch failure'\n"
+            "trn-07: Test NCCL failure common.cu:401 'unhandled cuda error'\n")
+    v = verdict(tmp_path, {"nccl.log": text})
+    assert v.root_cause.rule_id == "nccl-ib-completion-error" and v.root_cause.category == "nccl_network"
+    assert v.first_deviating.line_no == 1
+
+
+def test_the_efa_plugins_own_logger_is_nccls_warn(tmp_path):
+    # aws-ofi-nccl's tests and tools print NCCL's levels through their own logger
+    # ("WARN: Function: %s Line: %d: " + "NET/OFI " + the message)
+    text = ("INFO: Function: ofi_init Line: 512: NET/OFI Selected Provider is efa\n"
+            "WARN: Function: int main(int, char**) Line: 140: NET/OFI OFI call failed with RC -61, No data available\n")
+    rows = _timeline(tmp_path / "t", {"test.out": text}, ["source", "level"])
+    assert [(r["source"], r["level"]) for r in rows] == [("nccl", "INFO"), ("nccl", "WARNING")]
+    v = verdict(tmp_path / "v", {"test.out": text})
+    assert v.status == "failed" and v.root_cause.category == "nccl_network"
+
+
+def test_a_tag_glued_to_its_bar_is_a_wrapper(tmp_path):
+    # `sed "s/^/w$i| /"` on each rank's output, the tags interleaved in one file: the tag is
+    # stripped and the record beneath it read (its rank, its traceback)
+    lines = []
+    for r in range(3):
+        lines.append(f"w{r}| 2025-03-01 10:00:0{r},100 INFO [rank {r}] trainer: started")
+    lines += ["w2| [rank2]: Traceback (most recent call last):",
+              'w2| [rank2]:   File "/srv/run/train.py", line 40, in <module>',
+              "w2| [rank2]:     torch.save(state, path)",
+              "w2| [rank2]: OSError: [Errno 28] No space left on device",
+              "w0| [rank0]: RuntimeError: [/opt/gloo/transport/tcp/pair.cc:534] Connection closed by peer "
+              "[10.0.0.3]:4412"]
+    v = verdict(tmp_path, {"job.log": "\n".join(lines) + "\n"})
+    assert v.status == "failed" and v.initiating.rank == 2 and v.root_cause.category == "storage_io"
+
+
+@pytest.mark.parametrize(("head", "rank"), [
+    ("2025-03-01 10:00:05,100 rank3(5512) ERROR   train - ", 3),  # logging's processName(pid)
+    ("    rank3 stderr| ", 3),  # a launcher relaying its child's stderr, indented
+])
+def test_a_records_rank_head_in_a_process_name_or_a_relayed_line(tmp_path, head, rank):
+    rows = _timeline(tmp_path, {"all.log": head + "loading shard failed\n"}, ["rank"])
+    assert rows[0]["rank"] == rank

@@ -121,7 +121,8 @@ PREFIXES: tuple[Prefix, ...] = (
     # " | " is also a table's first cell, so the name must repeat (see _compose_ok)
     # (a Procfile runner's, foreman / honcho: "18:26:14 trainer2.1 | ...", the time of day first,
     # the process's name and its instance: each a process of its own, named as a machine would be)
-    Prefix("compose", r"^(?:\d\d:\d\d:\d\d )?(?P<host>[A-Za-z0-9][A-Za-z0-9_.-]*) +\| ",
+    # (or glued to its bar, as a launcher's `sed "s/^/r$i| /"` tags each rank's output: "r0| ...")
+    Prefix("compose", r"^(?:\d\d:\d\d:\d\d )?(?P<host>[A-Za-z0-9][A-Za-z0-9_.-]*) *\| ",
            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
     Prefix("srun_label", r"^ *(?P<task>\d+): ", " 0123456789"),
     # a runner that tags each child's lines with its name and stream (milabench:
@@ -218,7 +219,11 @@ _HEAD_RANK = (
     _STAMP_HEAD + r"<" + _RANK_NO + r">",
     # a field of a record whose fields are separated by "|" ("<stamp> | INFO | mod:146 | rank 2 | ...")
     _STAMP_HEAD + r"(?:[^|\n]{1,60}\|[ \t]*){0,3}" + _RANK_NO + r"[ \t]*\|",
-    _STAMP_HEAD + _RANK_NO + r"(?:[\s:|,-]|$)",
+    # (logging's "%(processName)s(%(process)d)" of a launcher that names its processes: "rank1(7425) INFO")
+    _STAMP_HEAD + _RANK_NO + r"(?:[\s:|,(-]|$)",
+    # (a launcher's tag on the child output it relays, indented: "  rank0 stderr| [rank0]: Traceback ...";
+    # only as a tag before a bar: an indented "rank0 = ..." is a traceback's code line)
+    r"(?i)^[ \t]+" + _RANK_NO + r"(?: [A-Za-z]\w*)?[ \t]*\|",
 )
 
 
