@@ -2494,3 +2494,102 @@ def test_a_tag_glued_to_its_bar_is_a_wrapper(tmp_path):
 def test_a_records_rank_head_in_a_process_name_or_a_relayed_line(tmp_path, head, rank):
     rows = _timeline(tmp_path, {"all.log": head + "loading shard failed\n"}, ["rank"])
     assert rows[0]["rank"] == rank
+
+
+# ---- round P's general causes ------------------------------------------------------------------
+def _docker(line: str, stream: str, t: str) -> str:
+    import json as _json
+    return _json.dumps({"log": line + "\n", "stream": stream, "time": t}, separators=(",", ":"))
+
+
+def test_docker_json_file_records_are_read_by_their_fields(tmp_path):
+    # Docker's json-file driver: one object per line, the line in "log" (escaped, with its newline)
+    lines = [_docker("2024-03-01 12:00:01,000 INFO step 10 loss 2.31", "stdout", "2024-03-01T12:00:01.000100200Z"),
+             _docker("[rank3]: Traceback (most recent call last):", "stderr", "2024-03-01T12:00:05.000000000Z"),
+             _docker('[rank3]:   File "/workspace/train.py", line 88, in <module>', "stderr",
+                     "2024-03-01T12:00:05.000100000Z"),
+             _docker('[rank3]: FileNotFoundError: [Errno 2] No such file or directory: "/data/shard-07.bin"',
+                     "stderr", "2024-03-01T12:00:05.000200000Z")]
+    rows = _timeline(tmp_path / "t", {"trainer-3-json.log": "\n".join(lines) + "\n"},
+                     ["rank", "ts", "kind", "message"])
+    tb = [r for r in rows if r["kind"] == "python.traceback"]
+    assert len(tb) == 1 and tb[0]["rank"] == 3 and tb[0]["ts"] is not None
+    assert tb[0]["message"].startswith("Traceback") and '"/data/shard-07.bin"' in tb[0]["message"]
+    v = verdict(tmp_path / "v", {"trainer-3-json.log": "\n".join(lines) + "\n"})
+    assert v.status == "failed" and v.initiating.rank == 3
+
+
+def test_a_structured_loggers_level_rank_and_epoch_time_are_the_records(tmp_path):
+    # python-json-logger style, epoch seconds, the record's level (its text has none), a
+    # record with exc_info (a traceback inside the message); a metrics dict is no record
+    import json as _json
+    recs = [{"created": 1709294400.25, "levelname": "INFO", "rank": 1, "message": "epoch 0 step 5"},
+            {"loss": 0.5, "step": 5},
+            {"created": 1709294401.5, "levelname": "ERROR", "rank": 1,
+             "message": "batch failed\nTraceback (most recent call last):\n  File \"/srv/loop.py\", line 9, "
+                        "in step\nKeyError: 'labels'"}]
+    text = "\n".join(_json.dumps(r) for r in recs) + "\n"
+    rows = _timeline(tmp_path, {"rank1.jsonl": text}, ["line_no", "rank", "level", "ts", "message"])
+    by_line = {r["line_no"]: r for r in rows}
+    assert by_line[1]["level"] == "INFO" and by_line[1]["message"] == "epoch 0 step 5"
+    assert str(by_line[1]["ts"]).startswith("2024-03-01 12:00:00.25")
+    assert by_line[2]["message"] == '{"loss": 0.5, "step": 5}' and by_line[2]["level"] is None
+    assert by_line[3]["level"] == "ERROR" and "KeyError: 'labels'" in by_line[3]["message"]
+
+
+def test_journald_json_export_gives_host_pid_time_and_priority(tmp_path):
+    import json as _json
+    rec = {"__REALTIME_TIMESTAMP": "1709294400123456", "PRIORITY": "3", "_HOSTNAME": "gpu-node-3", "_PID": "4242",
+           "MESSAGE": "NCCL WARN Net : Call to recv from 10.1.0.4<44321> failed : Connection reset by peer"}
+    rows = _timeline(tmp_path, {"journal.json": _json.dumps(rec) + "\n"}, ["pid", "level", "ts", "message"])
+    assert rows[0]["pid"] == 4242 and rows[0]["level"] == "ERROR" and rows[0]["message"].startswith("NCCL WARN")
+    assert str(rows[0]["ts"]).startswith("2024-03-01 12:00:00.123456")
+
+
+def test_a_launcher_relaying_its_childrens_streams_as_records_names_each_child(tmp_path):
+    import json as _json
+    recs = [{"ts": 1709294399.5, "src": "rank0", "stream": "stdout", "line": "step 40 loss 1.92"},
+            {"ts": 1709294400.087, "src": "rank2", "stream": "stderr",
+             "line": "RuntimeError: DataLoader worker (pid 811) is killed by signal: Killed."},
+            {"ts": 1709294400.1, "src": "launcher", "stream": "event", "line": "child 811 reaped"}]
+    rows = _timeline(tmp_path, {"job.jsonl": "\n".join(_json.dumps(r) for r in recs) + "\n"}, ["line_no", "rank"])
+    assert [(r["line_no"], r["rank"]) for r in rows] == [(1, 0), (2, 2), (3, None)]
+
+
+def _three_node_job(addr_on_c: str) -> dict[str, str]:
+    # a Slurm script echoing its launch settings on each node before torchrun; node c's
+    # MASTER_ADDR is `addr_on_c`; the master's store gives up on the third client
+    files = {}
+    for name, addr in (("gpu-a01", "gpu-a01"), ("gpu-a02", "gpu-a01"), ("gpu-a03", addr_on_c)):
+        files[f"{name}.log"] = (
+            f"+ echo MASTER_ADDR={addr} MASTER_PORT=29400 WORLD_SIZE=24\n"
+            f"MASTER_ADDR={addr} MASTER_PORT=29400 WORLD_SIZE=24\n")
+    files["gpu-a01.log"] += ("torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. "
+                             "16/24 clients joined.\n")
+    return files
+
+
+def test_the_one_node_whose_launch_settings_differ_is_the_culprit(tmp_path):
+    v = verdict(tmp_path, _three_node_job("gpu-a03"))
+    assert v.status == "failed" and v.root_cause.category == "config_error"
+    assert v.initiating.node == "gpu-a03" and "MASTER_ADDR=gpu-a03" in v.first_deviating.text
+
+
+def test_agreeing_launch_settings_accuse_nobody(tmp_path):
+    v = verdict(tmp_path, _three_node_job("gpu-a01"))
+    assert v.root_cause.category == "rendezvous"
+
+
+def test_the_first_warn_of_ncclss_shared_memory_chain_is_the_cause(tmp_path):
+    # NCCL up to 2.11: the failed call, then the segment's summary (its name without /dev/shm/),
+    # then the return chain and torch's wrapper; the call's errno says what failed
+    text = ("trn-2:9001:9040 [2] include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied\n"
+            "trn-2:9001:9040 [2] NCCL INFO include/shm.h:41 -> 2\n"
+            "trn-2:9001:9040 [2] include/shm.h:48 NCCL WARN Error while creating shared memory segment "
+            "nccl-shm-send-0f9a-1-2-0 (size 4460544)\n"
+            "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:825, unhandled system error, "
+            "NCCL version 2.7.8\n")
+    v = verdict(tmp_path, {"train.log": text})
+    assert v.root_cause.rule_id == "nccl-shm-call-failed" and v.root_cause.category == "storage_io"
+    v = verdict(tmp_path / "summary-only", {"train.log": "\n".join(text.splitlines()[2:]) + "\n"})
+    assert v.root_cause.rule_id == "nccl-shm-segment-create-failed" and v.root_cause.category == "config_error"

@@ -225,7 +225,9 @@ def decide(
         # lost a peer): they passed the step it failed, so it was one process's
         all_ranks = False
         top.notes.append("the other ranks only waited for it: they passed the step it failed")
-    if not all_ranks and not external and not waited and _deterministic_everywhere(con, top, hyps):
+    # (a setting one process alone stated is that process's, by the inference's own reading)
+    if (not all_ranks and not external and not waited and top.inference != "launch_settings_disagree"
+            and _deterministic_everywhere(con, top, hyps)):
         all_ranks = True
         top.notes.append("a deterministic check raised before training: every rank runs it alike")
     all_ranks = all_ranks and not external  # stopped from outside: no rank to blame, nor a failure of every rank
@@ -657,6 +659,8 @@ _INFERENCE_TITLES = {
     "mismatch_odd_rank": "One rank ran a different collective than the others",
     "collective_tie": "Two ranks ran different collectives: a tie, neither can be named",
     "missing_reporter": "Suspect: the one rank missing from its peers' timeout reports (they waited for it)",
+    "launch_settings_disagree": "A process started with launch settings the others do not share "
+                                "(MASTER_ADDR / MASTER_PORT / WORLD_SIZE / RANK)",
 }
 
 

@@ -39,7 +39,8 @@ TIME_DECAY_S = 120.0  # a hypothesis this much later than the earliest scores 1/
 
 ALL_RANKS_WINDOW_S = 10.0  # an "all ranks alike" failure happens on every rank within this
 
-OWN_DEED = ("quiet_rank_own_error", "awaited_rank_finished")  # inferences citing what the awaited rank did
+# inferences citing what the awaited rank did (its own error, its early end, the wrong setting it started with)
+OWN_DEED = ("quiet_rank_own_error", "awaited_rank_finished", "launch_settings_disagree")
 
 WAIT_CATEGORIES = ("nccl_timeout_hang", "rendezvous")  # a peer waited (a collective, a store key) and gave up
 
@@ -329,7 +330,7 @@ def own_error_first(hyps: list[Hyp]) -> None:
     for h in hyps:
         if h.rank in own and h.inference not in OWN_DEED and h.category in WAIT_CATEGORIES:
             h.base *= 0.4
-            h.notes.append("what it did first (its own error, its early end) explains why the others waited")
+            h.notes.append("what it did first (its own error, its early end, its setting) explains why the others waited")
 
 
 def score(hyps: list[Hyp], by_id: dict[str, LoadedRule], collateral_rows: list[dict], n_ranks: int) -> None:

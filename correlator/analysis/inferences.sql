@@ -580,3 +580,66 @@ SELECT 'quiet_rank_own_error', NULL, p.rank, p.k.node, p.k.file, p.k.line_no, p.
                                      || 'echoes, while it was the one rank unaccounted for)' ELSE '' END
 FROM picked p
 QUALIFY row_number() OVER (PARTITION BY p.rank ORDER BY p.unclaimed) = 1;
+
+-- launch_settings_disagree: where the job failed to form (a rendezvous or store finding),
+-- the processes' own statements of their launch settings (MASTER_ADDR, MASTER_PORT,
+-- WORLD_SIZE as a job script's echo, an env dump or a launcher's `key=value` line prints
+-- them) disagree: the one process whose value none of the others shares, against two or
+-- more that agree, started with a wrong setting (a typo in one node's env file, a port
+-- from another job); two processes (two pids) stating one RANK started as the same rank,
+-- and the rank they left out is the one every other waits for. A process is its rank, else
+-- its pid (the line's own, or a `pid N` it states), else its node, else its file.
+INSERT INTO inferred
+WITH stated AS (
+    SELECT e.file, e.line_no, e.line_end, e.node, e.ts_aligned, e.rank, e.message,
+           coalesce('rank ' || e.rank, 'pid ' || coalesce(e.pid::VARCHAR,
+                    nullif(regexp_extract(e.message, '(?i)\bpid[ =:]?(\d{1,7})\b', 1), '')),
+                    'node ' || e.node, 'file ' || e.file) AS process,
+           coalesce('pid ' || coalesce(e.pid::VARCHAR,
+                    nullif(regexp_extract(e.message, '(?i)\bpid[ =:]?(\d{1,7})\b', 1), '')),
+                    'file ' || e.file) AS pid_or_file,
+           unnest(regexp_extract_all(e.message,
+                  -- (RANK as the environment states it: a log's "rank: 1" or a restart's "rank=1" is no claim)
+                  '(?i:\b(?:master_addr\s*[=:]\s*[A-Za-z0-9][A-Za-z0-9.-]*|(?:master_port|world_size)\s*[=:]\s*\d+))\b'
+                  || '|\bRANK=\d+\b')) AS kv
+    FROM events e
+    WHERE EXISTS (SELECT 1 FROM findings WHERE category = 'rendezvous')
+      AND regexp_matches(e.message, '(?i)\b(?:master_addr\s*[=:]\s*[A-Za-z0-9]|(?:master_port|world_size)\s*[=:]\s*\d)')
+),
+kv AS (
+    SELECT *, upper(regexp_extract(kv, '^(\w+)', 1)) AS key, regexp_extract(kv, '[=:]\s*(\S+)$', 1) AS value
+    FROM stated
+),
+-- each process's first statement of each setting
+settings AS (
+    SELECT process, key, arg_min(value, line_no) AS value,
+           arg_min({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned,
+                    'rank': rank, 'message': message}, (coalesce(ts_aligned, TIMESTAMPTZ '1970-01-01'), line_no)) AS k
+    FROM kv WHERE key IN ('MASTER_ADDR', 'MASTER_PORT', 'WORLD_SIZE') GROUP BY ALL
+),
+shared AS (SELECT key, value, count(*) AS n FROM settings GROUP BY ALL),
+odd AS (
+    SELECT s.* FROM settings s JOIN shared c USING (key, value)
+    WHERE c.n = 1 AND EXISTS (SELECT 1 FROM shared o WHERE o.key = s.key AND o.value <> s.value AND o.n >= 2)
+),
+claims AS (
+    SELECT TRY_CAST(value AS INTEGER) AS claimed, pid_or_file,
+           arg_min({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned,
+                    'message': message}, line_no) AS k
+    FROM kv WHERE key = 'RANK' AND TRY_CAST(value AS INTEGER) IS NOT NULL GROUP BY ALL
+),
+twice AS (
+    SELECT claimed, arg_max(k, (k.line_no, k.file)) AS k FROM claims
+    GROUP BY claimed HAVING count(DISTINCT pid_or_file) >= 2 AND bool_and(pid_or_file LIKE 'pid %')
+)
+SELECT 'launch_settings_disagree', 'config_error', o.k.rank, o.k.node, o.k.file, o.k.line_no, o.k.line_end,
+       o.k.message, o.k.ts, 1.0,
+       'its ' || o.key || ' is ' || o.value || ' where the other processes state '
+       || (SELECT string_agg(DISTINCT value, ', ') FROM settings x WHERE x.key = o.key AND x.value <> o.value)
+FROM odd o
+QUALIFY row_number() OVER (PARTITION BY o.process ORDER BY o.k.line_no) = 1
+UNION ALL
+SELECT 'launch_settings_disagree', 'config_error', t.claimed, t.k.node, t.k.file, t.k.line_no, t.k.line_end,
+       t.k.message, t.k.ts, 1.0,
+       'two processes started as rank ' || t.claimed || ' (RANK stated by two pids)'
+FROM twice t;

@@ -9,6 +9,7 @@ The stages, in data-flow order, one module each:
 
     discover    files under the target (plain, compressed, archives, stdin), what to skip
     read        bytes -> lines, in batches (invalid UTF-8 replaced, huge lines cut)
+    json_records  a line that is one JSON log record -> its message, time, level, rank
     demux       launcher prefixes -> rank / local rank / node / task of each line
     timestamps  any known stamp format -> UTC; lines without one are estimated later
     fold        multi-line events (tracebacks, tables, nvidia-smi blocks) -> one event

@@ -29,6 +29,7 @@ from functools import cache
 import polars as pl
 
 from correlator.ingest.hex_shapes import hex_shape_safe, hex_shapes, token_safe_literal
+from correlator.ingest.json_records import RECORD_LEVEL
 from correlator.timeline.shapes import ShapeMemo, digit_invariant, digit_shapes, shape_of
 from parsers import LEVEL_WORDS, PATTERNS
 from parsers.base import Pattern
@@ -803,6 +804,8 @@ def _record_levels(ev: pl.DataFrame) -> pl.Series:
 
 def _defaults(ev: pl.DataFrame) -> pl.DataFrame:
     has_rank = pl.col("rank").is_not_null() | pl.col("local_rank").is_not_null()
+    if RECORD_LEVEL in ev.columns:  # a JSON record's own level beats what its text looks like
+        ev = ev.with_columns(pl.coalesce(RECORD_LEVEL, "level").alias("level")).drop(RECORD_LEVEL)
     ev = ev.with_columns(_fallback_levels(ev).alias("level"))
     ev = ev.with_columns(_record_levels(ev).alias("level"))
     ev = ev.with_columns(

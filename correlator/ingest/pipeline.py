@@ -75,6 +75,7 @@ from correlator.ingest.demux import (
 from correlator.ingest.discover import InputFile, discover
 from correlator.ingest.flight_recorder import fr_events
 from correlator.ingest.fold import CHILD_REPORT, fold, one_stream, per_stream
+from correlator.ingest.json_records import RECORD_LEVEL, unwrap_json_records
 from correlator.ingest.options import IngestOptions, NothingToRead
 from correlator.ingest.parquet_concat import (
     concat_parquet,
@@ -383,6 +384,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     """Stage 1 for the lines of ``df`` (``fi``, ``line_no``, ``text``, in file order)."""
     df = join_hard_wraps(without_terminal_control(df))
     df = df.with_columns(pl.lit(0, dtype=pl.Int32).alias("part"))
+    df = unwrap_json_records(df)
     # the lines' digit shapes, taken before demux: its searches ask them instead of
     # every line, and the rows it leaves unchanged (nearly all) keep them for fold
     raw_shapes, raw_codes = digit_shapes(df.get_column("text"))
@@ -421,7 +423,7 @@ def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamSt
     # keyed: the record's traceback below it (exc_info) names no rank and is the same stream
     df = rank_a_pid_states(pid_in_record_head(rank_in_record_head(df)))
     df = df.drop(SHAPE_CODE)
-    ev = fold(df, carry_cols=_CARRY, shaped=line_shapes)
+    ev = fold(df, carry_cols=_CARRY + [c for c in (RECORD_LEVEL,) if c in df.columns], shaped=line_shapes)
     ev = ev.filter(_not_blank(ev.get_column("message"), line_shapes[0], ev.get_column("shape_code")))
     ev = _spawn_child_rank(ev)
     own_rank = ev.get_column("rank").is_not_null()  # the line's own prefix or record field
