@@ -2593,3 +2593,18 @@ def test_the_first_warn_of_ncclss_shared_memory_chain_is_the_cause(tmp_path):
     assert v.root_cause.rule_id == "nccl-shm-call-failed" and v.root_cause.category == "storage_io"
     v = verdict(tmp_path / "summary-only", {"train.log": "\n".join(text.splitlines()[2:]) + "\n"})
     assert v.root_cause.rule_id == "nccl-shm-segment-create-failed" and v.root_cause.category == "config_error"
+
+
+def test_an_nccl_warn_whose_chain_reached_the_communicators_set_up_is_a_failure(tmp_path):
+    # the WARN block pasted above the set-up lines of the same process: its return chain up
+    # to init.cc says ncclCommInitRank returned the error, whatever the paste's order
+    text = ("gpu-b7:5120:5301 [1] misc/ibvwrap.cc:106 NCCL WARN Call to ibv_reg_mr failed\n"
+            "gpu-b7:5120:5301 [1] NCCL INFO transport/net_ib.cc:283 -> 2\n"
+            "gpu-b7:5120:5301 [1] NCCL INFO init.cc:1203 -> 2\n"
+            "gpu-b7:5120:5301 [1] NCCL INFO comm 0x55d0 rank 1 nranks 2 cudaDev 1 busId 3b000 - Init START\n"
+            "gpu-b7:5120:5301 [1] NCCL INFO Channel 00/02 :    0   1\n")
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed" and v.root_cause.category == "nccl_network"
+    carried = text.replace("gpu-b7:5120:5301 [1] NCCL INFO init.cc:1203 -> 2\n", "")
+    v = verdict(tmp_path / "fell-back", {"console.log": carried})  # a chain that stopped short: it went on
+    assert v.status != "failed"

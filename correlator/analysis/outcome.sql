@@ -55,6 +55,16 @@ carried_on AS (
       AND n.file IN (SELECT file FROM cand WHERE source = 'nccl' AND level = 'WARNING')
       AND NOT regexp_matches(n.message, '(?i)abort|clos|fail|error|destroy| -> \d+\s*$')
     GROUP BY ALL
+),
+-- ... except where its error's return chain reached the communicator's set-up
+-- (`init.cc:1203 -> 2`): ncclCommInitRank returned the error, whatever the same process
+-- printed around it (a paste in pieces puts the WARN block above the set-up lines)
+init_failed AS (
+    SELECT DISTINCT n.file, n.attrs['pid'] AS pid, n.attrs['host'] AS host
+    FROM events n
+    WHERE n.source = 'nccl' AND n.level = 'INFO'
+      AND n.file IN (SELECT file FROM cand WHERE source = 'nccl' AND level = 'WARNING')
+      AND regexp_matches(n.message, ' init\.cc?u?:\d+ -> [1-9]\d*\s*$')
 )
 SELECT e.file, e.line_no, e.line_end, e.rank, e.node, e.kind, e.level, e.ts, e.ts_aligned, e.ts_estimated,
        e.template, e.shape, r.role AS rule_role, r.rule_id
@@ -66,8 +76,11 @@ LEFT JOIN job_completion c ON c.file = e.file
 LEFT JOIN stamp_bounds sb ON sb.file = e.file AND sb.line_no = e.line_no
 LEFT JOIN carried_on co ON co.file = e.file AND co.pid = e.attrs['pid']
                        AND co.host IS NOT DISTINCT FROM e.attrs['host']
+LEFT JOIN init_failed fi ON fi.file = e.file AND fi.pid = e.attrs['pid']
+                        AND fi.host IS NOT DISTINCT FROM e.attrs['host']
 WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'process.nonzero_exit')
-       OR (e.source = 'nccl' AND e.level = 'WARNING' AND NOT coalesce(co.last_ok > e.line_no, false)))
+       OR (e.source = 'nccl' AND e.level = 'WARNING'
+           AND (fi.pid IS NOT NULL OR NOT coalesce(co.last_ok > e.line_no, false))))
   AND NOT coalesce(r.benign, false)
   AND coalesce(r.role, '') NOT IN ('context', 'collateral')
   AND NOT coalesce(s.last_line > coalesce(e.line_end, e.line_no), false)
