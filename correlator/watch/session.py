@@ -46,6 +46,7 @@ from correlator.watch.follow import Follower, StdinSpool
 from correlator.watch.probe import Probe
 from correlator.watch.progress import PROGRESS_KINDS, Judgement, Progress, Rule
 from correlator.watch.stated import stated_timeout
+from correlator.watch.streams import FileRanks
 from correlator.watch.wake import NOTIFY_TICK_S, FollowMode, PollWaker, Waker, open_waker
 
 # Notify mode: the shortest gap between two wake-ups (module ``wake``).
@@ -124,6 +125,7 @@ class Session:
         job = self.opts.ingest.job or job_name(target)
         self.parser = AppendParser(job, self.opts.ingest.tz)
         self.progress = Progress(self.opts.rule)
+        self.streams = FileRanks()
         self.alerts = Alerts(wall)
         self.probe = Probe(target, self.opts.ingest, self.opts.rules_dirs,
                            stdin_spool=self.spool.path if self.spool else None)
@@ -167,6 +169,7 @@ class Session:
         if poll.lines or quiet:
             ev = self.parser.parse(poll.lines, flush=quiet)
             if ev.height:
+                self._read_streams(ev)
                 # attrs are read of progress lines only: turning every row's into Python
                 # dicts was a tenth of a poll's cost
                 ev = ev.with_columns(pl.when(pl.col("kind").is_in(list(PROGRESS_KINDS))).then(pl.col("attrs")))
@@ -182,6 +185,27 @@ class Session:
                 self.sink.alert(v)
         self._status(now)
         return self._ended(now, got=bool(poll.bytes))
+
+    def _read_streams(self, ev: pl.DataFrame) -> None:
+        """Stage 2's readings of whose lines a file holds (``streams``), before the attrs
+        they read are dropped; a file given a rank takes its stream's progress with it."""
+        if not self.streams.see(ev):
+            return
+        for rel, rank in self.streams.rank.items():
+            self.progress.assign(rel, rank)
+        self.progress.judged_files = set(self.streams.judged)
+
+    def _with_stream_ranks(self, ev: pl.DataFrame) -> pl.DataFrame:
+        """A line that names no rank (nor local rank) takes its file's rank (``streams``)."""
+        if not self.streams.rank:
+            return ev
+        dtype = ev.schema["rank"] if ev.schema["rank"] != pl.Null else pl.Int32
+        files = pl.DataFrame({"file": list(self.streams.rank), "_file_rank": list(self.streams.rank.values())},
+                             schema={"file": pl.String, "_file_rank": dtype})
+        named = pl.col("rank").is_not_null() | pl.col("local_rank").is_not_null()
+        return (ev.join(files, on="file", how="left", maintain_order="left")
+                .with_columns(pl.when(named).then(pl.col("rank")).otherwise(pl.col("_file_rank")).alias("rank"))
+                .drop("_file_rank"))
 
     def _take(self, ev: pl.DataFrame, now: float) -> None:
         """A poll's events: triggers, the end, a stated timeout, progress. Column work
@@ -220,7 +244,7 @@ class Session:
                     self.sink.note(f"the logs state a collective timeout of {found:g}s: the silence "
                                    "rule falls before it")
                     break
-        self.progress.see_frame(fresh, now)
+        self.progress.see_frame(self._with_stream_ranks(fresh), now)
 
     # ------------------------------------------------------------------ analysis
 
