@@ -116,10 +116,17 @@ def test_readings_skip_launcher_consoles_and_files_of_several_ranks() -> None:
         "file": ["w-0.log", "w-1.log", "w-2.log", "w-3.log", "w-3.log", "launch-4.log", "launch-5.log"],
         "rank": [0, 1, None, 2, 3, 4, None],
         "source": ["app", "app", "app", "app", "app", "torchrun", "torchrun"],
-        "kind": [None] * 7,
+        "kind": [None] * 7, "message": ["step 1"] * 7,
     }, schema_overrides={"rank": pl.Int32})
     assert ranks.see(ev)
     # w-3 shows two ranks: the family disagrees, so w-2 gets no rank by number, and is one stream
     assert ranks.rank == {"w-0.log": 0, "w-1.log": 1}
     assert ranks.judged == {"w-2.log"}
     assert not ranks.see(ev)  # nothing new
+    # a console that reports a child's error (mp.spawn's parent) is a launcher's: not read as a rank
+    spawn = pl.DataFrame({"file": ["p-0.log", "p-0.log", "p-1.log"], "rank": [0, None, 1],
+                          "source": ["python"] * 3, "kind": [None] * 3,
+                          "message": ["x", "-- Process 0 terminated with the following error:", "y"]},
+                         schema_overrides={"rank": pl.Int32})
+    ranks.see(spawn)
+    assert "p-0.log" not in ranks.rank and ranks.rank["p-1.log"] == 1

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from correlator.ingest.attribute import facts_from_path, sibling
+from correlator.ingest.pipeline import _child_reports
 
 _LAUNCHER_SOURCES = ("torchrun", "slurm")
 _APP_RANK_ATTRS = ("app_rank", "lightning_rank")
@@ -63,24 +64,27 @@ class FileRanks:
         """Take a poll's events (``LIVE_COLUMNS``, attrs intact); True when a reading changed."""
         if ev.height == 0:
             return False
-        app = pl.col("kind") == "app.world_size"
-        stated = (pl.coalesce(*(_attr(a) for a in _APP_RANK_ATTRS)).cast(pl.Int64, strict=False)
-                  if _has_attrs(ev) else pl.lit(None, pl.Int64))
-        child = (_attr("child_report").is_not_null() if _has_attrs(ev) else pl.lit(False))
-        per_file = ev.group_by("file").agg(
-            pl.col("rank").drop_nulls().unique().head(2).alias("shown"),
-            stated.filter(app).drop_nulls().unique().head(2).alias("stated"),
-            (pl.col("source").is_in(_LAUNCHER_SOURCES).fill_null(False) | child.fill_null(False))
-            .any().alias("launcher"))
-        for rel, shown, said, launcher in per_file.iter_rows():
+        # a launcher's console: its own lines, or its report of a child's error (stage 2's
+        # `launcher_files`, found here by the report's literal words, as stage 1 finds it)
+        launcher = (ev.get_column("source").is_in(_LAUNCHER_SOURCES).fill_null(False)
+                    | _child_reports(ev.get_column("message")).fill_null(False))
+        per_file = ev.select("file", "rank", launcher.alias("_launcher")).group_by("file", maintain_order=True).agg(
+            pl.col("rank").drop_nulls().unique().head(2).alias("shown"), pl.col("_launcher").any())
+        said: dict[str, list[int | None]] = {}
+        if _has_attrs(ev):  # `rank R of N` lines are few: their attrs read alone
+            app = ev.filter(pl.col("kind") == "app.world_size")
+            if app.height:
+                stated = pl.coalesce(*(_attr(a) for a in _APP_RANK_ATTRS)).cast(pl.Int64, strict=False)
+                said = dict(app.group_by("file").agg(stated.drop_nulls().unique().head(2)).iter_rows())
+        for rel, shown, is_launcher in per_file.iter_rows():
             f = self.files.get(rel)
             if f is None:
                 fam = sibling(rel)
                 f = self.files[rel] = _File(fam[0] if fam else None, fam[1] if fam else None,
                                             facts_from_path(rel).node_level)
-            f.launcher |= bool(launcher)
+            f.launcher |= bool(is_launcher)
             _add(f.shown, shown)
-            _add(f.stated, said)
+            _add(f.stated, said.get(rel, []))
         before = (dict(self.rank), set(self.judged))
         self._read()
         return (self.rank, self.judged) != before
