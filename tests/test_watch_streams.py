@@ -100,6 +100,19 @@ def test_a_family_whose_members_disagree_gives_no_rank_by_number(tmp_path: Path)
     assert a.root_cause.evidence.file == "worker-3.log"
 
 
+def test_a_log_split_into_numbered_parts_is_no_family_of_peers(tmp_path: Path) -> None:
+    # one process's console pasted in two parts: the first part stops where the second starts
+    job = Files(tmp_path, "driver_part{}.log", n=2)
+    for _ in range(10):
+        job.step(0)
+        job.tick()
+    for _ in range(60):
+        job.step(1)
+        job.tick()
+    assert job.sink.alerts == []
+    assert job.session.progress.judged_files == {"driver_part0.log", "driver_part1.log"}
+
+
 def test_a_lone_file_that_names_no_rank_is_never_late(tmp_path: Path) -> None:
     # one console of several ranks, none named: its silence is nobody's
     job = Files(tmp_path, "train.log", n=1)

@@ -111,6 +111,7 @@ class RankProgress:
     seen_at: float = 0.0  # any line
     lines: int = 0
     file: str | None = None  # a file's own stream (its lines name no rank): that file
+    first_at: float | None = None  # clock time of its first progress line
 
 
     def cadence(self) -> float | None:
@@ -211,6 +212,7 @@ class Progress:
         if other is not None:
             keep, drop = (rp, other) if rp.count >= other.count else (other, rp)
             keep.lines += drop.lines
+            keep.first_at = min((a for a in (keep.first_at, drop.first_at) if a is not None), default=None)
             keep.seen_at = max(keep.seen_at, drop.seen_at)
             rp = keep
         self.ranks[key] = rp
@@ -230,6 +232,8 @@ class Progress:
             self.longest_pause = max(self.longest_pause, now - self.job_last_at)
         self.job_last_at = now
         rp.count += 1
+        if rp.first_at is None:
+            rp.first_at = now
         rp.last_at, rp.last_ts = now, ts or rp.last_ts
         if step is not None:
             rp.last_step = step
@@ -290,8 +294,9 @@ class Progress:
     def judge(self, now: float) -> Judgement:
         # a file that names no rank (a pod's log of several ranks, a launcher's) is no rank,
         # unless it is one numbered sibling's own stream (``judged_files``)
-        ranks = [rp for rp in self.ranks.values() if rp.count >= self.rule.min_progress
-                 and (rp.rank is not None or rp.file in self.judged_files)]
+        ranks = [rp for rp in self.ranks.values() if rp.count >= self.rule.min_progress and rp.rank is not None]
+        ranks += _concurrent([rp for rp in self.ranks.values() if rp.count >= self.rule.min_progress
+                              and rp.rank is None and rp.file in self.judged_files], ranks)
         if not ranks:
             return Judgement("starting")
         cadences = [c for rp in ranks if (c := rp.cadence()) is not None]
@@ -318,6 +323,16 @@ class Progress:
                     max(self.threshold(rp) for rp in ranks))
         state = "all_paused_long" if paused_for > limit else "all_paused"
         return Judgement(state, [], [], paused_for, limit, **base)
+
+
+def _concurrent(streams: list[RankProgress], ranks: list[RankProgress]) -> list[RankProgress]:
+    """The files' own streams that progressed while another stream or rank did: siblings
+    that ran side by side are peers; a log split into numbered parts (``driver_part1.log``,
+    ``driver_part2.log``: one after the other) is one process, and its first part's
+    stop is no silence."""
+    pool = streams + ranks
+    return [rp for rp in streams if any(
+        p is not rp and (p.first_at or 0.0) <= rp.last_at and (rp.first_at or 0.0) <= p.last_at for p in pool)]
 
 
 def _went_on(peer: RankProgress, rp: RankProgress) -> bool:
