@@ -19,6 +19,7 @@ Usage (a SMALL subset: every folder costs a few analyses)::
     python bench/watch_replay.py sample_logs/torchrun-tee-console sample_logs/healthy-per-rank
     python bench/watch_replay.py --pick 12            # the first 12 stamped scenario folders, sorted
     python bench/watch_replay.py --pick 12 --json out.json
+    python bench/watch_replay.py --from-json out.json --json again.json   # the same folders again
 """
 
 from __future__ import annotations
@@ -194,11 +195,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hangs", type=int, default=0, help="add the first N stamped folders whose truth is a hang")
     ap.add_argument("--min-silence", type=float, default=Rule().min_silence_s, help="the silence rule's floor")
     ap.add_argument("--early", type=float, default=5.0, help="seconds after the root-cause line still 'early'")
-    ap.add_argument("--json", type=Path, help="write the rows as JSON")
+    ap.add_argument("--json", type=Path, help="write the rows as JSON (rewritten after each folder)")
+    ap.add_argument("--from-json", type=Path,
+                    help="replay the folders an earlier run's --json lists (finding the stamped folders "
+                         "among all 800-odd is an ingest of each: most of a --pick 1000 run)")
+    ap.add_argument("--part", default="1/1", help="K/N: every Nth folder from the Kth, to share a run among N processes")
     args = ap.parse_args(argv)
-    folders = [f.resolve() for f in args.folders] + _stamped_folders(args.pick)
+    folders = [f.resolve() for f in args.folders]
+    if args.from_json:
+        folders += [ROOT / r["folder"] for r in json.loads(args.from_json.read_text())]
+    folders += _stamped_folders(args.pick)
     folders += [f for f in _stamped_folders(args.healthy, "healthy") if f not in folders]
     folders += [f for f in _hang_folders(args.hangs) if f not in folders]
+    k, n = (int(x) for x in args.part.split("/"))
+    folders = folders[k - 1::n]
     rule = Rule(min_silence_s=args.min_silence)
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="watch-replay-") as work:
@@ -208,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{folder.name}: no stamps, skipped", file=sys.stderr)
                 continue
             rows.append(row)
+            if args.json:
+                _write_json(args.json, rows)
             print(f"{row.folder:60s} {row.status:12s} analyze: {row.expected:10s} first alert: "
                   f"{(row.first_alert or '-'):10s} {(row.first_alert_kind or ''):12s} right={_yn(row.right)} "
                   f"early={_yn(row.early)} delay={row.delay_s} before_echo={row.before_echo_s} "
@@ -223,8 +235,14 @@ def main(argv: list[str] | None = None) -> int:
           f"(in {sum(1 for r in healthy if r.false_alarms)}/{len(healthy)} jobs; withdrawn: "
           f"{sum(r.withdrawn for r in healthy)}); final = analyze: {sum(r.final_equal for r in rows)}/{len(rows)}")
     if args.json:
-        args.json.write_text(json.dumps([asdict(r) for r in rows], indent=2))
+        _write_json(args.json, rows)
     return 0
+
+
+def _write_json(path: Path, rows: list[Row]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps([asdict(r) for r in rows], indent=2))
+    tmp.replace(path)
 
 
 def _yn(v: bool | None) -> str:
