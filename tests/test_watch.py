@@ -281,3 +281,22 @@ def test_a_run_whose_steps_reached_their_stated_total_ends_quietly(tmp_path: Pat
         short.tick()
     short.tick(900)
     assert [a.alert.kind for a in short.alerts] == ["all_ranks_paused"]
+
+
+def test_a_pause_the_analysis_reads_as_a_stop_from_outside_is_alerted_as_that(tmp_path: Path) -> None:
+    """Every rank stops at once short of its stated total, nothing error-class printed (a
+    forwarded SIGTERM): once the pause is long enough to alarm, the alert is the analysis's
+    reading of those lines (stopped from outside), as the post-mortem's, not "all ranks paused"."""
+    job = Job(tmp_path, ranks=3)
+    for n in range(1, 21):
+        for r in range(3):
+            job.write(r, f"INFO train: step {n}/200 | rank {r} | loss 1.{n:03d}")
+        job.tick()
+    job.tick(290)
+    assert job.alerts == []  # a pause is no alarm before max(300 s, 3 x the longest pause)
+    job.tick(20)
+    assert [a.alert.kind for a in job.alerts] == ["error"]
+    a = job.alerts[0]
+    assert a.initiating.kind == "external" and a.root_cause.category == "killed_by_scheduler"
+    job.tick(60)
+    assert len(job.alerts) == 1  # told once; no "all ranks paused" beside it

@@ -144,6 +144,8 @@ class Session:
         self._probe_first: float | None = None
         self._last_probe: float | None = None
         self._unknown_since: float | None = None
+        self._pause_asked: float | None = None  # the all-ranks pause the analysis was asked about
+        self._pause_verdict: Verdict | None = None  # its answer, where it names a failure
         self._status_key: tuple | None = None
         self._got = False  # whether it read bytes
         self._read_at: float | None = None  # when the last poll that read bytes ended
@@ -179,7 +181,7 @@ class Session:
         counts = self.counts()
         for v in self.alerts.recoveries(self.progress, counts):
             self.sink.alert(v)
-        if not (self.done_seen or self.progress.reached_total):
+        if not (self.done_seen or self.progress.reached_total) and not self._pause_explained(now):
             v = self.alerts.from_judgement(self.judgement, self.progress, counts, now, self.timeout_s)
             if v is not None:
                 self.sink.alert(v)
@@ -280,6 +282,29 @@ class Session:
         v = self.alerts.from_verdict(verdict, self.progress)
         if v is not None:
             self.sink.alert(v)
+
+    def _pause_explained(self, now: float) -> bool:
+        """An all-ranks pause long enough to alarm: does the analysis of the logs so far
+        explain it? A job stopped from outside leaves nothing error-class behind (a
+        forwarded SIGTERM, its ranks' last step lines short of their stated total, then
+        quiet), so no error line ever ran the analysis; it reads those lines as the
+        post-mortem will. Its failure is then the alert (told once), not "all ranks paused".
+        Asked once per pause."""
+        if self.judgement.state != "all_paused_long":
+            return False
+        pause = self.progress.job_last_at
+        if self._pause_asked != pause:
+            self._pause_asked = pause
+            self._pause_verdict = None
+            verdict = self.probe.verdict()
+            self._last_probe = now
+            if (verdict is not None and verdict.status == "failed" and verdict.initiating is not None
+                    and verdict.initiating.kind != "unknown"):
+                self._pause_verdict = verdict
+                v = self.alerts.from_verdict(verdict, self.progress)
+                if v is not None:
+                    self.sink.alert(v)
+        return self._pause_verdict is not None
 
     # ------------------------------------------------------------------ status and end
 
