@@ -301,3 +301,24 @@ def test_a_pause_the_analysis_reads_as_a_stop_from_outside_is_alerted_as_that(tm
     assert a.initiating.kind == "external" and a.root_cause.category == "killed_by_scheduler"
     job.tick(60)
     assert len(job.alerts) == 1  # told once; no "all ranks paused" beside it
+
+
+def test_a_job_that_says_it_completed_withdraws_its_standing_alerts(tmp_path: Path) -> None:
+    """An error a retry got past, and the run's own word that it finished: the error's
+    alert is withdrawn, though the named rank's progress after it was never seen."""
+    job = Job(tmp_path, ranks=2)
+    for _ in range(5):
+        job.step()
+        job.tick()
+    job.write(1, "ERROR train: step 6 failed\nTraceback (most recent call last):\n"
+                 '  File "/job/train.py", line 88, in <module>\n    ack = sock.recv(16)\n'
+                 "ConnectionResetError: [Errno 104] Connection reset by peer")
+    job.tick(3)
+    assert [a.alert.kind for a in job.alerts] == ["error"]
+    job.tick(5)
+    assert [a.alert.kind for a in job.alerts] == ["error"]  # nothing withdraws it yet
+    job.write(0, "INFO train: Training finished, 6 steps")
+    job.tick(2)
+    assert [a.alert.kind for a in job.alerts] == ["error", "recovered"]
+    assert job.alerts[1].alert.withdraws == job.alerts[0].alert.id
+    assert "completed" in job.alerts[1].alert.story and "rank0.log" in job.alerts[1].alert.story

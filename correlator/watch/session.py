@@ -229,7 +229,12 @@ class Session:
         self.nodes.update(n for n in fresh.get_column("node").unique().to_list() if n)
         kinds = set(fresh.get_column("kind").drop_nulls().unique().to_list())
         self.exit_seen |= bool(kinds & END_KINDS)
-        self.done_seen |= bool(kinds & DONE_KINDS)
+        if kinds & DONE_KINDS and not self.done_seen:
+            self.done_seen = True
+            done = fresh.filter(pl.col("kind").is_in(list(DONE_KINDS))).row(0, named=True)
+            said = f"{done['file']}:{done['line_no']}"
+            for v in self.alerts.completed(self.counts(), said):
+                self.sink.alert(v)
         if self.timeout_s is None:
             for msg in fresh.filter(pl.col("message").str.contains("imeout", literal=True)).get_column("message"):
                 if (found := _timeout(msg)) is not None:
