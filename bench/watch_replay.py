@@ -19,6 +19,7 @@ Usage (a SMALL subset: every folder costs a few analyses)::
     python bench/watch_replay.py sample_logs/torchrun-tee-console sample_logs/healthy-per-rank
     python bench/watch_replay.py --pick 12            # the first 12 stamped scenario folders, sorted
     python bench/watch_replay.py --pick 12 --json out.json
+    python bench/watch_replay.py --from-json out.json --json again.json   # the same folders again
 """
 
 from __future__ import annotations
@@ -194,11 +195,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hangs", type=int, default=0, help="add the first N stamped folders whose truth is a hang")
     ap.add_argument("--min-silence", type=float, default=Rule().min_silence_s, help="the silence rule's floor")
     ap.add_argument("--early", type=float, default=5.0, help="seconds after the root-cause line still 'early'")
-    ap.add_argument("--json", type=Path, help="write the rows as JSON")
+    ap.add_argument("--json", type=Path, help="write the rows as JSON (rewritten after each folder)")
+    ap.add_argument("--from-json", type=Path,
+                    help="replay the folders an earlier run's --json lists (finding the stamped folders "
+                         "among all 800-odd is an ingest of each: most of a --pick 1000 run)")
+    ap.add_argument("--table", type=Path, nargs="+", metavar="JSON",
+                    help="print the per-folder table of a run's --json (and, given a second, the rows that "
+                         "differ between the two) instead of replaying")
+    ap.add_argument("--part", default="1/1", help="K/N: every Nth folder from the Kth, to share a run among N processes")
     args = ap.parse_args(argv)
-    folders = [f.resolve() for f in args.folders] + _stamped_folders(args.pick)
+    if args.table:
+        runs = [[Row(**r) for r in json.loads(p.read_text())] for p in args.table]
+        print(table(runs[-1]))
+        if len(runs) == 2:
+            print(differences(*runs))
+        return 0
+    folders = [f.resolve() for f in args.folders]
+    if args.from_json:
+        folders += [ROOT / _rel(r["folder"]) for r in json.loads(args.from_json.read_text())]
+    folders += _stamped_folders(args.pick)
     folders += [f for f in _stamped_folders(args.healthy, "healthy") if f not in folders]
     folders += [f for f in _hang_folders(args.hangs) if f not in folders]
+    k, n = (int(x) for x in args.part.split("/"))
+    folders = folders[k - 1::n]
     rule = Rule(min_silence_s=args.min_silence)
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="watch-replay-") as work:
@@ -208,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{folder.name}: no stamps, skipped", file=sys.stderr)
                 continue
             rows.append(row)
+            if args.json:
+                _write_json(args.json, rows)
             print(f"{row.folder:60s} {row.status:12s} analyze: {row.expected:10s} first alert: "
                   f"{(row.first_alert or '-'):10s} {(row.first_alert_kind or ''):12s} right={_yn(row.right)} "
                   f"early={_yn(row.early)} delay={row.delay_s} before_echo={row.before_echo_s} "
@@ -223,8 +244,65 @@ def main(argv: list[str] | None = None) -> int:
           f"(in {sum(1 for r in healthy if r.false_alarms)}/{len(healthy)} jobs; withdrawn: "
           f"{sum(r.withdrawn for r in healthy)}); final = analyze: {sum(r.final_equal for r in rows)}/{len(rows)}")
     if args.json:
-        args.json.write_text(json.dumps([asdict(r) for r in rows], indent=2))
+        _write_json(args.json, rows)
     return 0
+
+
+def _rel(folder: str) -> str:
+    """A row's folder from ``sample_logs/`` on (rows of a run from another checkout compare)."""
+    return folder[folder.index("sample_logs/"):] if "sample_logs/" in folder else folder
+
+
+def _group(folder: str) -> str:
+    parts = Path(folder).parts
+    return parts[-2] if len(parts) >= 3 and parts[-3] == "sample_logs" else "(top level)"
+
+
+def table(rows: list[Row]) -> str:
+    """The README's per-folder table: stamped folders, alerts right / early of the failed
+    ones, false alarms (and withdrawn alerts) of the healthy ones, final = analyze."""
+    groups: dict[str, list[Row]] = {}
+    for r in rows:
+        groups.setdefault(_group(r.folder), []).append(r)
+    out = ["| folder | stamped folders | alerts right | alerts early | healthy: false alarms (withdrawn alerts) "
+           "| final = analyze |", "| --- | --- | --- | --- | --- | --- |"]
+
+    def line(name: str, rs: list[Row]) -> str:
+        failed = [r for r in rs if r.status == "failed"]
+        healthy = [r for r in rs if r.status == "healthy"]
+        return (f"| {name} | {len(rs)} | {sum(bool(r.right) for r in failed)}/{len(failed)} | "
+                f"{sum(bool(r.early) for r in failed)}/{len(failed)} | "
+                f"{sum(1 for r in healthy if r.false_alarms)}/{len(healthy)} ({sum(r.withdrawn for r in healthy)}) | "
+                f"{sum(r.final_equal for r in rs)}/{len(rs)} |")
+
+    for name in sorted(groups, key=lambda g: (g != "(top level)", g)):
+        out.append(line(f"`{name}`", groups[name]))
+    out.append(line("**all**", rows))
+    return "\n".join(out)
+
+
+def differences(before: list[Row], after: list[Row]) -> str:
+    """The folders whose first alert, right, early, false alarms or final verdict changed."""
+    keys = ("first_alert", "first_alert_kind", "right", "early", "false_alarms", "withdrawn", "final_equal")
+    old = {_rel(r.folder): r for r in before}
+    out = []
+    for r in after:
+        b = old.get(_rel(r.folder))
+        if b is None:
+            out.append(f"{r.folder}: only in the second run")
+            continue
+        changed = [f"{k}: {getattr(b, k)} -> {getattr(r, k)}" for k in keys if getattr(b, k) != getattr(r, k)]
+        if changed:
+            out.append(f"{r.folder}: " + "; ".join(changed))
+    missing = sorted(set(old) - {_rel(r.folder) for r in after})
+    out += [f"{f}: only in the first run" for f in missing]
+    return "\n".join(out) or "(no folder differs)"
+
+
+def _write_json(path: Path, rows: list[Row]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps([asdict(r) for r in rows], indent=2))
+    tmp.replace(path)
 
 
 def _yn(v: bool | None) -> str:

@@ -272,7 +272,8 @@ def test_a_run_whose_steps_reached_their_stated_total_ends_quietly(tmp_path: Pat
         job.tick()
     job.tick(900)
     assert job.alerts == []
-    # the same run stopped at 8/12 is a pause that outlasts the job, and is alarmed
+    # the same run stopped at 8/12 is a pause that outlasts the job, and is alarmed (as the
+    # analysis reads every rank stopping at once short of the total: from outside)
     (tmp_path / "short").mkdir()
     short = Job(tmp_path / "short", ranks=2)
     for k in range(1, 9):
@@ -280,4 +281,44 @@ def test_a_run_whose_steps_reached_their_stated_total_ends_quietly(tmp_path: Pat
             short.write(r, f"INFO fit: step {k}/12 loss 0.{90 - k}")
         short.tick()
     short.tick(900)
-    assert [a.alert.kind for a in short.alerts] == ["all_ranks_paused"]
+    assert [(a.alert.kind, a.initiating.kind) for a in short.alerts] == [("error", "external")]
+
+
+def test_a_pause_the_analysis_reads_as_a_stop_from_outside_is_alerted_as_that(tmp_path: Path) -> None:
+    """Every rank stops at once short of its stated total, nothing error-class printed (a
+    forwarded SIGTERM): once the pause is long enough to alarm, the alert is the analysis's
+    reading of those lines (stopped from outside), as the post-mortem's, not "all ranks paused"."""
+    job = Job(tmp_path, ranks=3)
+    for n in range(1, 21):
+        for r in range(3):
+            job.write(r, f"INFO train: step {n}/200 | rank {r} | loss 1.{n:03d}")
+        job.tick()
+    job.tick(290)
+    assert job.alerts == []  # a pause is no alarm before max(300 s, 3 x the longest pause)
+    job.tick(20)
+    assert [a.alert.kind for a in job.alerts] == ["error"]
+    a = job.alerts[0]
+    assert a.initiating.kind == "external" and a.root_cause.category == "killed_by_scheduler"
+    job.tick(60)
+    assert len(job.alerts) == 1  # told once; no "all ranks paused" beside it
+
+
+def test_a_job_that_says_it_completed_withdraws_its_standing_alerts(tmp_path: Path) -> None:
+    """An error a retry got past, and the run's own word that it finished: the error's
+    alert is withdrawn, though the named rank's progress after it was never seen."""
+    job = Job(tmp_path, ranks=2)
+    for _ in range(5):
+        job.step()
+        job.tick()
+    job.write(1, "ERROR train: step 6 failed\nTraceback (most recent call last):\n"
+                 '  File "/job/train.py", line 88, in <module>\n    ack = sock.recv(16)\n'
+                 "ConnectionResetError: [Errno 104] Connection reset by peer")
+    job.tick(3)
+    assert [a.alert.kind for a in job.alerts] == ["error"]
+    job.tick(5)
+    assert [a.alert.kind for a in job.alerts] == ["error"]  # nothing withdraws it yet
+    job.write(0, "INFO train: Training finished, 6 steps")
+    job.tick(2)
+    assert [a.alert.kind for a in job.alerts] == ["error", "recovered"]
+    assert job.alerts[1].alert.withdraws == job.alerts[0].alert.id
+    assert "completed" in job.alerts[1].alert.story and "rank0.log" in job.alerts[1].alert.story

@@ -4,6 +4,7 @@ Modules, one job each, in data-flow order:
 
     follow    the files (and standard input) as they grow: appended bytes -> lines
     wake      what wakes the next read: a timer, or change notifications (local filesystems)
+    streams   whose lines a file holds where they name no rank (stage 2's per-file readings, live)
     progress  per-rank progress learned from the job's lines; silence by its own cadence
     stated    the collective timeout the logs state at start-up (the silence rule falls before it)
     probe     the verdict on the logs so far: ``analyze`` itself, when errors arrive

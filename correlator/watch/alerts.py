@@ -12,7 +12,8 @@ plus ``alert``). Two sources:
 An alert is withdrawn ("recovered") when progress resumes where it said it stopped:
 the named rank progresses again (for an error, ``RECOVERY_STEPS`` progress lines
 after the alert: a caught and retried exception, an elastic restart that recovers),
-or any rank does after an all-ranks pause. A withdrawn story is not raised again
+or any rank does after an all-ranks pause; and every standing alert is, when the job
+says it completed its run (``completed``). A withdrawn story is not raised again
 from the same evidence line.
 """
 
@@ -208,6 +209,19 @@ class Alerts:
             self._withdrawn.add((r.key, r.evidence))
             who = r.rank_key or "the job"
             story = f"recovered: {who} is making progress again (withdraws alert {r.verdict.alert.id})"
+            out.append(self._new(counts, "recovered", story, withdraws=r.verdict.alert.id, status_reason=story))
+        return out
+
+    def completed(self, counts: JobCounts, said: str) -> list[RunningVerdict]:
+        """The job says it completed its run (``said``: its line): every standing alert
+        is withdrawn, since whatever it told did not stop the run (an error a restart or a
+        retry got past, with the progress after it printed in forms not learned as the
+        named rank's). The post-mortem still says what ``analyze`` says."""
+        out = []
+        for r in list(self._standing):
+            self._standing.remove(r)
+            self._withdrawn.add((r.key, r.evidence))
+            story = f"recovered: the job reports it completed ({said}; withdraws alert {r.verdict.alert.id})"
             out.append(self._new(counts, "recovered", story, withdraws=r.verdict.alert.id, status_reason=story))
         return out
 

@@ -30,7 +30,11 @@ The silence rule (``judge``; figures in bench/README.md):
   30 min timeouts this changes nothing; with a short one (a 20 s test job, a
   fail-fast setting) it is what makes the alert early.
 * Ranks that never printed progress (many trainers log on rank 0 only) are never late,
-  and neither is a file whose lines name no rank (a pod's log holding several ranks).
+  and neither is a file whose lines name no rank (a pod's log holding several ranks),
+  unless stage 2's readings give it one (``streams``: the one rank its other lines show,
+  the one its ``rank R of N`` states, its number among numbered siblings that agree) or
+  it is a member of a family of numbered siblings (``worker-3.log``): then it is one
+  stream, judged per file and named by its file.
 * A late rank is *silent* (an alert) when a peer of its family is not late and has
   progressed since, or when every rank of the family is late and it stopped at a
   lower step than most of them (its peers went one step on and then waited for it
@@ -106,6 +110,9 @@ class RankProgress:
     learned: set[str] = field(default_factory=set)
     seen_at: float = 0.0  # any line
     lines: int = 0
+    file: str | None = None  # a file's own stream (its lines name no rank): that file
+    first_at: float | None = None  # clock time of its first progress line
+
 
     def cadence(self) -> float | None:
         return statistics.median(self.intervals) if self.intervals else None
@@ -156,6 +163,8 @@ class Progress:
         self.reached_total = False
         # the collective timeout the logs stated before anything fired (``stated``)
         self.stated_timeout_s: float | None = None
+        # files whose lines name no rank, judged each as one stream (``streams.FileRanks.judged``)
+        self.judged_files: set[str] = set()
 
     def see_frame(self, ev: pl.DataFrame, now: float) -> None:
         """Take a poll's new events (``LIVE_COLUMNS``): every rank's last line, and its
@@ -165,11 +174,11 @@ class Progress:
         if ev.height == 0:
             return
         keyed = ev.with_columns(_key_expr().alias("_key"), pl.coalesce("rank", "local_rank").alias("_r"))
-        for key, r, node, n in keyed.group_by("_key").agg(
-                pl.col("_r").first(), pl.col("node").first(), pl.len()).iter_rows():
+        for key, r, node, file, n in keyed.group_by("_key").agg(
+                pl.col("_r").first(), pl.col("node").first(), pl.col("file").first(), pl.len()).iter_rows():
             rp = self.ranks.get(key)
             if rp is None:
-                rp = self.ranks[key] = RankProgress(key, r, node)
+                rp = self.ranks[key] = RankProgress(key, r, node, file=file if r is None else None)
             rp.seen_at = now
             rp.lines += n
         maybe = pl.col("kind").is_in(list(PROGRESS_KINDS)).fill_null(False) | (
@@ -190,6 +199,25 @@ class Progress:
         for row in candidates.iter_rows(named=True):
             self._see(row, self.ranks[row["_key"]], now)
 
+    def assign(self, file: str, rank: int) -> None:
+        """``file``'s lines that name no rank are ``rank``'s (``streams``): what was
+        learned of it as a file's stream becomes that rank's (merged with what its
+        ranked lines gave, the one with more progress kept)."""
+        rp = self.ranks.pop(f"file {file}", None)
+        if rp is None:
+            return
+        key, _ = rank_key(rank, None, rp.node, file)
+        rp.key, rp.rank, rp.file = key, rank, None
+        other = self.ranks.get(key)
+        if other is not None:
+            keep, drop = (rp, other) if rp.count >= other.count else (other, rp)
+            keep.lines += drop.lines
+            keep.first_at = min((a for a in (keep.first_at, drop.first_at) if a is not None), default=None)
+            keep.seen_at = max(keep.seen_at, drop.seen_at)
+            rp = keep
+        self.ranks[key] = rp
+        self._dead = {(key if k == f"file {file}" else k, t) for k, t in self._dead}
+
     def _see(self, ev: dict, rp: RankProgress, now: float) -> bool:
         family, step = self._progress(rp, ev)
         if family is None:
@@ -204,6 +232,8 @@ class Progress:
             self.longest_pause = max(self.longest_pause, now - self.job_last_at)
         self.job_last_at = now
         rp.count += 1
+        if rp.first_at is None:
+            rp.first_at = now
         rp.last_at, rp.last_ts = now, ts or rp.last_ts
         if step is not None:
             rp.last_step = step
@@ -262,8 +292,11 @@ class Progress:
                              self.rule.timeout_min_intervals * cadence))
 
     def judge(self, now: float) -> Judgement:
-        # a file that names no rank (a pod's log of several ranks, a launcher's) is no rank
+        # a file that names no rank (a pod's log of several ranks, a launcher's) is no rank,
+        # unless it is one numbered sibling's own stream (``judged_files``)
         ranks = [rp for rp in self.ranks.values() if rp.count >= self.rule.min_progress and rp.rank is not None]
+        ranks += _concurrent([rp for rp in self.ranks.values() if rp.count >= self.rule.min_progress
+                              and rp.rank is None and rp.file in self.judged_files], ranks)
         if not ranks:
             return Judgement("starting")
         cadences = [c for rp in ranks if (c := rp.cadence()) is not None]
@@ -290,6 +323,16 @@ class Progress:
                     max(self.threshold(rp) for rp in ranks))
         state = "all_paused_long" if paused_for > limit else "all_paused"
         return Judgement(state, [], [], paused_for, limit, **base)
+
+
+def _concurrent(streams: list[RankProgress], ranks: list[RankProgress]) -> list[RankProgress]:
+    """The files' own streams that progressed while another stream or rank did: siblings
+    that ran side by side are peers; a log split into numbered parts (``driver_part1.log``,
+    ``driver_part2.log``: one after the other) is one process, and its first part's
+    stop is no silence."""
+    pool = streams + ranks
+    return [rp for rp in streams if any(
+        p is not rp and (p.first_at or 0.0) <= rp.last_at and (rp.first_at or 0.0) <= p.last_at for p in pool)]
 
 
 def _went_on(peer: RankProgress, rp: RankProgress) -> bool:

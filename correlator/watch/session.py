@@ -46,6 +46,7 @@ from correlator.watch.follow import Follower, StdinSpool
 from correlator.watch.probe import Probe
 from correlator.watch.progress import PROGRESS_KINDS, Judgement, Progress, Rule
 from correlator.watch.stated import stated_timeout
+from correlator.watch.streams import FileRanks
 from correlator.watch.wake import NOTIFY_TICK_S, FollowMode, PollWaker, Waker, open_waker
 
 # Notify mode: the shortest gap between two wake-ups (module ``wake``).
@@ -124,6 +125,7 @@ class Session:
         job = self.opts.ingest.job or job_name(target)
         self.parser = AppendParser(job, self.opts.ingest.tz)
         self.progress = Progress(self.opts.rule)
+        self.streams = FileRanks()
         self.alerts = Alerts(wall)
         self.probe = Probe(target, self.opts.ingest, self.opts.rules_dirs,
                            stdin_spool=self.spool.path if self.spool else None)
@@ -142,6 +144,8 @@ class Session:
         self._probe_first: float | None = None
         self._last_probe: float | None = None
         self._unknown_since: float | None = None
+        self._pause_asked: float | None = None  # the all-ranks pause the analysis was asked about
+        self._pause_verdict: Verdict | None = None  # its answer, where it names a failure
         self._status_key: tuple | None = None
         self._got = False  # whether it read bytes
         self._read_at: float | None = None  # when the last poll that read bytes ended
@@ -167,6 +171,7 @@ class Session:
         if poll.lines or quiet:
             ev = self.parser.parse(poll.lines, flush=quiet)
             if ev.height:
+                self._read_streams(ev)
                 # attrs are read of progress lines only: turning every row's into Python
                 # dicts was a tenth of a poll's cost
                 ev = ev.with_columns(pl.when(pl.col("kind").is_in(list(PROGRESS_KINDS))).then(pl.col("attrs")))
@@ -176,12 +181,33 @@ class Session:
         counts = self.counts()
         for v in self.alerts.recoveries(self.progress, counts):
             self.sink.alert(v)
-        if not (self.done_seen or self.progress.reached_total):
+        if not (self.done_seen or self.progress.reached_total) and not self._pause_explained(now):
             v = self.alerts.from_judgement(self.judgement, self.progress, counts, now, self.timeout_s)
             if v is not None:
                 self.sink.alert(v)
         self._status(now)
         return self._ended(now, got=bool(poll.bytes))
+
+    def _read_streams(self, ev: pl.DataFrame) -> None:
+        """Stage 2's readings of whose lines a file holds (``streams``), before the attrs
+        they read are dropped; a file given a rank takes its stream's progress with it."""
+        if not self.streams.see(ev):
+            return
+        for rel, rank in self.streams.rank.items():
+            self.progress.assign(rel, rank)
+        self.progress.judged_files = set(self.streams.judged)
+
+    def _with_stream_ranks(self, ev: pl.DataFrame) -> pl.DataFrame:
+        """A line that names no rank (nor local rank) takes its file's rank (``streams``)."""
+        if not self.streams.rank:
+            return ev
+        dtype = ev.schema["rank"] if ev.schema["rank"] != pl.Null else pl.Int32
+        files = pl.DataFrame({"file": list(self.streams.rank), "_file_rank": list(self.streams.rank.values())},
+                             schema={"file": pl.String, "_file_rank": dtype})
+        named = pl.col("rank").is_not_null() | pl.col("local_rank").is_not_null()
+        return (ev.join(files, on="file", how="left", maintain_order="left")
+                .with_columns(pl.when(named).then(pl.col("rank")).otherwise(pl.col("_file_rank")).alias("rank"))
+                .drop("_file_rank"))
 
     def _take(self, ev: pl.DataFrame, now: float) -> None:
         """A poll's events: triggers, the end, a stated timeout, progress. Column work
@@ -203,7 +229,12 @@ class Session:
         self.nodes.update(n for n in fresh.get_column("node").unique().to_list() if n)
         kinds = set(fresh.get_column("kind").drop_nulls().unique().to_list())
         self.exit_seen |= bool(kinds & END_KINDS)
-        self.done_seen |= bool(kinds & DONE_KINDS)
+        if kinds & DONE_KINDS and not self.done_seen:
+            self.done_seen = True
+            done = fresh.filter(pl.col("kind").is_in(list(DONE_KINDS))).row(0, named=True)
+            said = f"{done['file']}:{done['line_no']}"
+            for v in self.alerts.completed(self.counts(), said):
+                self.sink.alert(v)
         if self.timeout_s is None:
             for msg in fresh.filter(pl.col("message").str.contains("imeout", literal=True)).get_column("message"):
                 if (found := _timeout(msg)) is not None:
@@ -220,7 +251,7 @@ class Session:
                     self.sink.note(f"the logs state a collective timeout of {found:g}s: the silence "
                                    "rule falls before it")
                     break
-        self.progress.see_frame(fresh, now)
+        self.progress.see_frame(self._with_stream_ranks(fresh), now)
 
     # ------------------------------------------------------------------ analysis
 
@@ -256,6 +287,29 @@ class Session:
         v = self.alerts.from_verdict(verdict, self.progress)
         if v is not None:
             self.sink.alert(v)
+
+    def _pause_explained(self, now: float) -> bool:
+        """An all-ranks pause long enough to alarm: does the analysis of the logs so far
+        explain it? A job stopped from outside leaves nothing error-class behind (a
+        forwarded SIGTERM, its ranks' last step lines short of their stated total, then
+        quiet), so no error line ever ran the analysis; it reads those lines as the
+        post-mortem will. Its failure is then the alert (told once), not "all ranks paused".
+        Asked once per pause."""
+        if self.judgement.state != "all_paused_long":
+            return False
+        pause = self.progress.job_last_at
+        if self._pause_asked != pause:
+            self._pause_asked = pause
+            self._pause_verdict = None
+            verdict = self.probe.verdict()
+            self._last_probe = now
+            if (verdict is not None and verdict.status == "failed" and verdict.initiating is not None
+                    and verdict.initiating.kind != "unknown"):
+                self._pause_verdict = verdict
+                v = self.alerts.from_verdict(verdict, self.progress)
+                if v is not None:
+                    self.sink.alert(v)
+        return self._pause_verdict is not None
 
     # ------------------------------------------------------------------ status and end
 
