@@ -604,6 +604,8 @@ WITH stated AS (
                   || '|\bRANK=\d+\b')) AS kv
     FROM events e
     WHERE EXISTS (SELECT 1 FROM findings WHERE category = 'rendezvous')
+      -- (a LIKE first: the regex then runs on the few lines that name a setting at all)
+      AND (e.message ILIKE '%master%' OR e.message ILIKE '%world%')
       AND regexp_matches(e.message, '(?i)\b(?:master_addr\s*[=:]\s*[A-Za-z0-9]|(?:master_port|world_size)\s*[=:]\s*\d)')
 ),
 kv AS (
