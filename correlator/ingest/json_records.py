@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from correlator.ingest.demux import _split_rows as split_rows
 from parsers import LEVEL_WORDS
 
 # the first key present wins, in this order
@@ -103,18 +104,12 @@ def unwrap_json_records(df: pl.DataFrame) -> pl.DataFrame:
 
 def _one_row_per_line(df: pl.DataFrame, idx: pl.Series) -> pl.DataFrame:
     """A message of several lines (a logged traceback) as one row per line, numbered as
-    the parts of its line: the record's process on every row, its time and level on the first."""
+    the parts of its line (demux's row split): the record's process on every row, its time
+    and level on the first only (its later lines are the record going on, not records)."""
     several = df.get_column("text").gather(idx).str.contains("\n", literal=True)
     if not several.any():
         return df
     touched = pl.repeat(False, df.height, eager=True).scatter(idx.filter(several), True)
-    work = df.filter(touched).with_columns(pl.col("text").str.split("\n"))
-    work = work.with_columns(pl.int_ranges(pl.col("text").list.len()).alias("_i")).explode(["text", "_i"])
-    later = pl.col("_i") > 0
-    work = work.with_columns(
-        (pl.col("part") + pl.col("_i")).cast(df.schema["part"]).alias("part"),
-        *[pl.when(later).then(None).otherwise(pl.col(c)).alias(c)
-          for c in ("wrapper_ts", RECORD_LEVEL)],
-    ).drop("_i")
-    order = ["fi", "line_no", "part"] if "fi" in df.columns else ["line_no", "part"]
-    return pl.concat([df.filter(~touched), work.select(df.columns)]).sort(order, maintain_order=True)
+    out = split_rows(df, touched, df.get_column("text"))
+    later = pl.col("part") > 0  # (every row's part is 0 before the split: json records are read first)
+    return out.with_columns(pl.when(later).then(None).otherwise(pl.col(c)).alias(c) for c in ("wrapper_ts", RECORD_LEVEL))
