@@ -43,8 +43,23 @@ _PRIORITIES = {"0": "CRITICAL", "1": "CRITICAL", "2": "CRITICAL", "3": "ERROR", 
                "5": "INFO", "6": "INFO", "7": "DEBUG"}
 
 
-def _field(text: pl.Series, keys: tuple[str, ...]) -> pl.Series:
-    return pl.select(pl.coalesce([text.str.json_path_match(f"$['{k}']") for k in keys])).to_series()
+def _field(text: pl.Series, keys: tuple[str, ...], present: frozenset[str] | None = None) -> pl.Series:
+    """The first of ``keys`` each record has, as a string; only the keys in ``present`` (the
+    ones some record quotes at all) are looked up: each lookup parses every record again."""
+    asked = [k for k in keys if present is None or k in present]
+    if not asked:
+        return pl.repeat(None, text.len(), dtype=pl.Utf8, eager=True)
+    return pl.select(pl.coalesce([text.str.json_path_match(f"$['{k}']") for k in asked])).to_series()
+
+
+_ALL_KEYS = (MESSAGE_KEYS + TIME_KEYS + LEVEL_KEYS + RANK_KEYS + SOURCE_KEYS + PID_KEYS + HOST_KEYS
+             + ("PRIORITY",))
+
+
+def _keys_present(records: pl.Series) -> frozenset[str]:
+    """The field names any of ``records`` writes as a key (one Aho-Corasick pass)."""
+    found = records.str.extract_many([f"\"{k}\"" for k in _ALL_KEYS], overlapping=True).explode().drop_nulls().unique()
+    return frozenset(k[1:-1] for k in found.to_list())
 
 
 def _stamp(raw: pl.Series) -> pl.Series:
@@ -71,28 +86,32 @@ def unwrap_json_records(df: pl.DataFrame) -> pl.DataFrame:
         return df
     idx = maybe.arg_true()
     few = text.gather(idx).str.strip_chars_end()
-    msg = pl.select(pl.when(few.str.ends_with("}")).then(_field(few, MESSAGE_KEYS))).to_series()
+    present = _keys_present(few)
+    if present.isdisjoint(MESSAGE_KEYS):
+        return df
+    msg = pl.select(pl.when(few.str.ends_with("}")).then(_field(few, MESSAGE_KEYS, present))).to_series()
     # (a message that is an object of its own is a payload, not a log record's text: torchrun's
     # error.json, {"message": {"message": ..., "extraInfo": ...}}, is read as it is written)
     record = msg.is_not_null() & ~msg.str.starts_with("{")
     if not record.any():
         return df
     idx, few, msg = idx.filter(record), few.filter(record), msg.filter(record)
+    present = _keys_present(few)
 
-    level_word = _field(few, LEVEL_KEYS).str.to_uppercase()
+    level_word = _field(few, LEVEL_KEYS, present).str.to_uppercase()
     level = pl.select(pl.coalesce(
         level_word.replace_strict(_LEVELS, default=None, return_dtype=pl.Utf8),
-        _field(few, ("PRIORITY",)).replace_strict(_PRIORITIES, default=None, return_dtype=pl.Utf8),
+        _field(few, ("PRIORITY",), present).replace_strict(_PRIORITIES, default=None, return_dtype=pl.Utf8),
     )).to_series()
     rank = pl.select(pl.coalesce(
-        _field(few, RANK_KEYS).cast(pl.Int32, strict=False),
-        _field(few, SOURCE_KEYS).str.extract(r"(?i)^rank[-_ ]?(\d{1,6})$", 1).cast(pl.Int32, strict=False),
+        _field(few, RANK_KEYS, present).cast(pl.Int32, strict=False),
+        _field(few, SOURCE_KEYS, present).str.extract(r"(?i)^rank[-_ ]?(\d{1,6})$", 1).cast(pl.Int32, strict=False),
     )).to_series()
     facts = {
-        "wrapper_ts": (_stamp(_field(few, TIME_KEYS)), pl.Utf8),
+        "wrapper_ts": (_stamp(_field(few, TIME_KEYS, present)), pl.Utf8),
         "rank": (rank, pl.Int32),
-        "pid": (_field(few, PID_KEYS).cast(pl.Int32, strict=False), pl.Int32),
-        "host": (_field(few, HOST_KEYS), pl.Utf8),
+        "pid": (_field(few, PID_KEYS, present).cast(pl.Int32, strict=False), pl.Int32),
+        "host": (_field(few, HOST_KEYS, present), pl.Utf8),
         RECORD_LEVEL: (level, pl.Utf8),
     }
     out = df.with_columns(text.scatter(idx, msg.str.strip_suffix("\n").str.strip_suffix("\r")))

@@ -495,6 +495,21 @@ def _child_reports(msg: pl.Series) -> pl.Series:
             | msg.str.contains(_CHILD_REPORT_LITERALS[1], literal=True))
 
 
+def _child_report_names(msg: pl.Series) -> tuple[pl.Series, pl.Series] | None:
+    """The rows of ``msg`` holding a report of a child's error and the rank(s) each names
+    (as printed), or None. The regex runs on the rows the literal scan admits only."""
+    maybe = _child_reports(msg)
+    if not maybe.any():
+        return None
+    idx = maybe.arg_true()
+    found = msg.gather(idx).str.extract_groups(_SPAWN_CHILD)
+    named = found.struct.field("1").fill_null(found.struct.field("2"))
+    keep = named.is_not_null()
+    if not keep.any():
+        return None
+    return idx.filter(keep), named.filter(keep)
+
+
 def _spawn_child_rank(ev: pl.DataFrame) -> pl.DataFrame:
     """The child that ``mp.spawn``'s or Ray Train's report names is the rank of the error
     it carries (``fn(i, *args)``: the spawn index is the rank the job passes on, as every
@@ -502,26 +517,46 @@ def _spawn_child_rank(ev: pl.DataFrame) -> pl.DataFrame:
     itself still wins. The report is the parent's (the launcher's, the driver's) line:
     attr ``child_report`` (the ranks it names) tells stage 2 that its file is a launcher's,
     whose other lines are not that child's."""
-    msg = ev.get_column("message")
-    if not _child_reports(msg).any():
+    reports = _child_report_names(ev.get_column("message"))
+    if reports is None:
         return ev
-    found = msg.str.extract_groups(_SPAWN_CHILD)
-    child = found.struct.field("1").fill_null(found.struct.field("2")).cast(pl.Int32, strict=False)
-    return ev.with_columns(pl.coalesce(pl.col("rank"), pl.lit(child)).alias("rank"))
+    idx, named = reports
+    rank = ev.get_column("rank").cast(pl.Int32)
+    child = pl.select(pl.coalesce(rank.gather(idx), named.cast(pl.Int32, strict=False))).to_series()
+    return ev.with_columns(rank.scatter(idx, child).alias("rank"))
 
 
 def _mark_child_reports(ev: pl.DataFrame) -> pl.DataFrame:
     """Attr ``child_report`` (the ranks a launcher's report of a child's error names) on
     those events, once their attrs exist (``_spawn_child_rank``)."""
-    msg = ev.get_column("message")
-    if not _child_reports(msg).any():
+    reports = _child_report_names(ev.get_column("message"))
+    if reports is None:
         return ev
-    found = msg.str.extract_groups(_SPAWN_CHILD)
-    named = found.struct.field("1").fill_null(found.struct.field("2"))
+    idx, named = reports
     report = pl.concat_list(pl.struct(pl.lit("child_report").alias("key"), pl.lit(named).alias("value")))
-    return ev.with_columns(
-        pl.when(pl.lit(named).is_not_null()).then(pl.col("attrs").list.concat(report))
-        .otherwise(pl.col("attrs")).alias("attrs"))
+    marked = ev[idx].with_columns(pl.col("attrs").list.concat(report))
+    return _replace_rows(ev, idx, marked)
+
+
+# Past this many rows, replacing rows by slices would leave the frame in too many chunks
+_FEW_REPLACED = 256
+
+
+def _replace_rows(df: pl.DataFrame, idx: pl.Series, rows: pl.DataFrame) -> pl.DataFrame:
+    """``df`` with its rows at ``idx`` (ascending) replaced by ``rows``, in order. A few as
+    slices around them (no copy: a list-of-structs column cannot be scattered into, and a
+    when/then over every row of one costs a rebuild of the whole column); many by a gather
+    over both frames."""
+    if idx.len() > _FEW_REPLACED:
+        take = pl.arange(0, df.height, eager=True, dtype=pl.UInt32).scatter(
+            idx, pl.arange(df.height, df.height + idx.len(), eager=True, dtype=pl.UInt32))
+        return pl.concat([df, rows]).select(pl.all().gather(take))
+    pieces, start = [], 0
+    for i, at in enumerate(idx.to_list()):
+        pieces += [df.slice(start, at - start), rows.slice(i, 1)]
+        start = at + 1
+    pieces.append(df.slice(start))
+    return pl.concat(pieces, rechunk=False)
 
 
 _PREFIX_FACTS = ("rank", "local_rank", "task", "pid", "host", "wrapper_ts")
