@@ -331,6 +331,28 @@ def test_small_files_read_together_give_the_same_timeline(samples, tmp_path, mon
     assert together == alone and len(together) > 10
 
 
+def test_a_tag_repeated_only_across_files_read_together_is_no_tag(tmp_path, monkeypatch):
+    # GNU parallel's --tag heads every line of a job's output with the same text and a TAB;
+    # a line repeated once in each of two files read in one batch is no such tag: what a file
+    # says must not depend on which files were read with it
+    import correlator.ingest.pipeline as ingest_mod
+
+    root = tmp_path / "job"
+    for r in range(2):
+        _write(root / f"rank{r}.log", (
+            f"2024-05-01 12:00:0{r},000 - INFO - __main__ - rank {r} starting\n"
+            "epoch 1 done, seconds\t12.5\n"
+            f"2024-05-01 12:00:0{r + 2},000 - INFO - __main__ - rank {r} finished\n"
+        ).encode())
+    assert [len(t) for t in ingest_mod._tasks(_files(root), IngestOptions())] == [2]  # one batch
+    q = "SELECT file, line_no, rank, message FROM events ORDER BY file, line_no"
+    together = _timeline(root, tmp_path / "a").execute(q).fetchall()
+    monkeypatch.setattr(ingest_mod, "_SMALL_FILE_BYTES", 0)
+    alone = _timeline(root, tmp_path / "b").execute(q).fetchall()
+    assert together == alone
+    assert sum("epoch 1 done, seconds\t12.5" in m for *_, m in together) == 2
+
+
 def _files(root: Path) -> list:
     from correlator.ingest.discover import discover
     from correlator.timeline.problems import ProblemLog

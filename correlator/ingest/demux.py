@@ -191,12 +191,25 @@ def _pdsh_ok(host: pl.Expr) -> pl.Expr:
     return host.str.contains(r"\d") & ~host.str.contains("_", literal=True) & ~host.str.contains(_NOT_HOSTS)
 
 
-def _compose_ok(name: pl.Series) -> pl.Series:
+def _repeated_in_file(values: pl.Series, fi: pl.Series | None) -> pl.Series:
+    """Per row: does another row of the same file have this value? (A batch may hold
+    several small files: a value repeated only across files says nothing of either, and
+    the answer must not depend on which files were read together.)"""
+    if fi is None:
+        return values.is_duplicated()
+    return pl.select(pl.struct(fi.alias("fi"), values.alias("v")).is_duplicated()).to_series()
+
+
+def _gather(values: pl.Series | None, at: pl.Series) -> pl.Series | None:
+    return None if values is None else values.gather(at)
+
+
+def _compose_ok(name: pl.Series, fi: pl.Series | None = None) -> pl.Series:
     # a container's name has a letter and a digit (compose numbers its replicas: "web_1",
     # "trainer-2", honcho "ps.1") and heads several lines of its output; a table's first cells
     # ("epoch | loss", a model summary's "Name | Type" and "0 | encoder") and a level column
     # ("INFO     | ...") are no container
-    return (name.str.contains(r"[A-Za-z]") & name.str.contains(r"\d") & name.is_duplicated()
+    return (name.str.contains(r"[A-Za-z]") & name.str.contains(r"\d") & _repeated_in_file(name, fi)
             & ~name.str.contains(r"(?i)^(?:trace|debug|info|warn|warning|error|critical|fatal|success)$"))
 
 
@@ -321,6 +334,8 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series |
             break
         few = text.gather(rows)
         first = few.str.slice(0, 1)
+        few_files = out.get_column("fi").gather(rows) if "fi" in out.columns else None  # (a batch of several)
+
         firsts = set(first.unique().to_list())  # a prefix no row can start with costs nothing
         matched_any = pl.repeat(False, few.len(), eager=True)  # per row of `few`
         updates: dict[str, pl.Series] = {}
@@ -344,11 +359,11 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series |
             if p.name == "pdsh":
                 ok = ok & _pdsh_ok(groups.struct.field("host")).fill_null(False)
             elif p.name == "compose":
-                ok = ok & _compose_ok(groups.struct.field("host")).fill_null(False)
+                ok = ok & _compose_ok(groups.struct.field("host"), _gather(few_files, at)).fill_null(False)
             elif p.name == "parallel_tag":
                 # a tag heads every line of its job's output; a line with a TAB in its text
                 # ("training seconds: 37.3<TAB># 18.4") is one line
-                ok = ok & matched_prefix.is_duplicated()
+                ok = ok & _repeated_in_file(matched_prefix, _gather(few_files, at))
             elif p.name == "torchrun_tee":
                 # "[1]:" alone on its line is an entry of torchrun's failure table ("Failures:",
                 # "[1]:", "  time : ..."), and so is "[1]: time : ... host : ..." where a log service
