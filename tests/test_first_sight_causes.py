@@ -2608,3 +2608,56 @@ def test_an_nccl_warn_whose_chain_reached_the_communicators_set_up_is_a_failure(
     carried = text.replace("gpu-b7:5120:5301 [1] NCCL INFO init.cc:1203 -> 2\n", "")
     v = verdict(tmp_path / "fell-back", {"console.log": carried})  # a chain that stopped short: it went on
     assert v.status != "failed"
+
+
+# ---- round R (2026-12-07): supervisors' stamps, a rank's own tag, the store's host waiting
+
+def test_svlogd_stamps_are_a_wrapper_and_the_traceback_under_them_is_one_event(tmp_path):
+    # runit's svlogd -tt writes every line of the service's output behind a UTC stamp with
+    # "_" between date and time; the line's own stamp and a traceback's frames follow it
+    text = ("2025-03-01_10:00:00.12345 2025-03-01 10:00:00,120 INFO worker rank=1 world=2 ready\n"
+            "2025-03-01_10:00:05.50001 Traceback (most recent call last):\n"
+            "2025-03-01_10:00:05.50003   File \"/srv/job/train.py\", line 12, in <module>\n"
+            "2025-03-01_10:00:05.50004     load_shard(args.shard)\n"
+            "2025-03-01_10:00:05.50010 FileNotFoundError: [Errno 2] No such file or directory: '/data/shard-7.bin'\n")
+    ingest(write_job(tmp_path / "job", {"service/worker1/log/main/current": text}),
+           out_parquet=tmp_path / "t.parquet", options=QUIET)
+    rows = pq.read_table(tmp_path / "t.parquet").to_pylist()
+    err = [r for r in rows if "FileNotFoundError" in r["message"]]
+    assert len(err) == 1 and err[0]["line_no"] == 2 and err[0]["line_end"] == 5
+    assert not any(r["message"].startswith("2025-03-01_") for r in rows)
+    assert str(err[0]["ts"]).startswith("2025-03-01 10:00:05.500010")
+
+
+def test_pm2_time_prefix_is_a_wrapper_and_the_line_keeps_its_rank(tmp_path):
+    text = ("2025-03-01T09:59:58: [W301 09:59:58.120000000 socket.cpp:207] [c10d] The hostname of the client "
+            "socket cannot be retrieved. err=-3\n"
+            "2025-03-01T10:00:07: [rank3]: RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    ingest(write_job(tmp_path / "job", {"logs/app-err.log": text}), out_parquet=tmp_path / "t.parquet", options=QUIET)
+    rows = pq.read_table(tmp_path / "t.parquet").to_pylist()
+    last = rows[-1]
+    assert last["rank"] == 3 and last["message"].startswith("RuntimeError: CUDA error")
+    assert str(last["ts"]).startswith("2025-03-01 10:00:07")
+
+
+def test_a_processs_own_rank_tag_is_no_pdsh_host(tmp_path):
+    text = "rank2: pinned to cores 4-7\nRank3: pinned to cores 8-11\nnode-7: pinned to cores 0-3\n"
+    ingest(write_job(tmp_path / "job", {"launch.log": text}), out_parquet=tmp_path / "t.parquet", options=QUIET)
+    rows = pq.read_table(tmp_path / "t.parquet").to_pylist()
+    assert [(r["rank"], r["node"]) for r in rows] == [(2, None), (3, None), (None, "node-7")]
+
+
+def test_the_store_host_that_waited_for_clients_is_not_the_missing_rank(tmp_path):
+    # rank 0 hosts the TCPStore and gives up on its third client; rank 1 waited for rank 0's key,
+    # which rank 0 never wrote because it was still waiting: the client that never came is rank 2
+    # (no stamps: which rank stopped first is not in the times)
+    head = "INFO trainer rank={} world=3 starting\n"
+    files = {
+        "rank0.log": head.format(0)
+        + "torch.distributed.DistStoreError: Timed out after 41 seconds waiting for clients. 2/3 clients joined.\n",
+        "rank1.log": head.format(1)
+        + "torch.distributed.DistStoreError: wait timeout after 40000ms, keys: /default_pg/0//cpu//0/0\n",
+        "rank2.log": head.format(2) + "numactl: set_mempolicy: Invalid argument\n",
+    }
+    v = verdict(tmp_path, files)
+    assert v.initiating.rank == 2

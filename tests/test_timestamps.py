@@ -276,6 +276,12 @@ STAMPED: list[tuple[str, dt.datetime, str]] = [
         utc(2024, 1, 11, 19, 1, 15, 502423),
         "ymond",
     ),
+    # runit's svlogd -tt (captured here, sample_logs/captures25): UTC, "_" between date and time
+    (
+        "2026-12-07_01:39:26.97049 taskset: failed to set pid 11127's affinity: Invalid argument",
+        utc(2026, 12, 7, 1, 39, 26, 970490),
+        "svlogd",
+    ),
     # shape per 04-deepspeed.md §1 ("Python default asctime") at line start
     (
         "2023-03-03 02:22:03,491 - INFO - __main__ - Creating fp16 ZeRO stage 3 optimizer",
@@ -837,6 +843,10 @@ def _naive(t: dt.datetime) -> dt.datetime:
     return t
 
 
+def _10us(t: dt.datetime) -> dt.datetime:
+    return t.replace(microsecond=t.microsecond // 10 * 10)
+
+
 def _go_nano(t: dt.datetime, ns: int) -> str:
     frac = f"{t.microsecond:06d}{ns:03d}".rstrip("0")
     return t.strftime("%Y-%m-%dT%H:%M:%S") + (f".{frac}" if frac else "") + "Z"
@@ -919,6 +929,7 @@ ROUND_TRIP = {
         False,
     ),
     "iso8601": (lambda t, x: _go_nano(t, x), _naive, True),
+    "svlogd": (lambda t, x: f"{t:%Y-%m-%d_%H:%M:%S}.{t.microsecond // 10:05d} m", _10us, True),
     "dmesg_iso": (
         lambda t, x: f"kern  :warn  : {t:%Y-%m-%dT%H:%M:%S},{t.microsecond:06d}+00:00 NVRM: m",
         _naive,

@@ -398,16 +398,24 @@ WHERE (SELECT count(*) FROM known_ranks) >= 2
 -- key ends in the rank that never wrote it (`keys: /default_pg/0//cpu//0/2`): when
 -- every such wait names the same known rank, that rank never joined (it stalled,
 -- was busy, or exited before init_process_group). Its last line is cited; decide.py
--- finds its first odd line.
+-- finds its first odd line. Not a rank that hosts the store and says it gave up waiting
+-- for its clients (`Timed out after 41 seconds waiting for clients. 2/3 clients joined.`):
+-- it was up, held at the store by a client that never came, before it could write its key.
 INSERT INTO inferred
 WITH named AS (
     SELECT TRY_CAST(regexp_extract(attrs['keys'], '/(\d+)$', 1) AS INTEGER) AS rank, file, line_no
     FROM events WHERE kind = 'c10d.store_wait_timeout' AND attrs['keys'] IS NOT NULL
 ),
+store_host_waited AS (
+    SELECT DISTINCT rank FROM events
+    WHERE rank IS NOT NULL AND message LIKE '%waiting for clients%'
+      AND regexp_matches(message, 'waiting for clients\. \d+/\d+ clients joined')
+),
 awaited AS (
     SELECT min(rank) AS rank, count(*) AS n FROM named
     HAVING count(DISTINCT rank) = 1 AND count(*) = count(rank)
        AND min(rank) IN (SELECT rank FROM known_ranks)
+       AND min(rank) NOT IN (SELECT rank FROM store_host_waited)
 ),
 last_own AS (
     SELECT rank, arg_max({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned},

@@ -61,6 +61,12 @@ PREFIXES: tuple[Prefix, ...] = (
         r"^(?P<wrapper_ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) ",
         "0123456789",
     ),
+    # runit's svlogd -tt: its UTC stamp before each line of the service's output ("_" between
+    # date and time; the line's own stamp, if any, follows)
+    Prefix("svlogd_tt", r"^(?P<wrapper_ts>\d{4}-\d\d-\d\d_\d\d:\d\d:\d\d\.\d{1,9}) ", "0123456789"),
+    # pm2's --time (log_date_format's default) before each line of an app's out / err log and
+    # of its daemon log: "2026-12-07T01:34:40: " (local time, no zone)
+    Prefix("pm2_time", r"^(?P<wrapper_ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d): ", "0123456789"),
     Prefix("kubectl_pod", r"^\[pod/(?P<host>[^/\]\s]+)/[^\]\s]*\] ", "["),
     # Azure ML's streamed job log: "<stamp> [<node or pod>, <its ip or unknown_ip>] " before each line
     Prefix(
@@ -180,7 +186,9 @@ def _forget_shapes(df: pl.DataFrame) -> pl.DataFrame:
 
 # Words that end in ": " at the start of ordinary lines and are not pdsh hosts.
 # (nor is a shared library's file name, the dynamic loader's "libc10_cuda.so: cannot open ...")
-_NOT_HOSTS = r"^(?:srun|slurmstepd[\w.-]*|salloc|sbatch|stdout|stderr|\d+(?:\.\d+)?|[\w.-]+\.so(?:\.[\d.]+)?)$"
+# (nor a process's own rank tag, "rank2: binding to cpu 2": rank_in_record_head reads it)
+_NOT_HOSTS = (r"^(?:srun|slurmstepd[\w.-]*|salloc|sbatch|stdout|stderr|\d+(?:\.\d+)?|[\w.-]+\.so(?:\.[\d.]+)?"
+              r"|(?i:rank)[-_]?\d+)$")
 
 
 def _pdsh_ok(host: pl.Expr) -> pl.Expr:

@@ -274,7 +274,7 @@ def continuation_flags(
             & ~headless | tb_of_record | reraised.fill_null(False) | message_below)
     # a bar tqdm redrew between a record and its traceback: an aside, as below
     bar_aside = (bar_after_record & within(tb_start.shift(-1))).fill_null(False)
-    flags = df.select(
+    flags = df.lazy().select(
         cont.alias("cont"),
         bar_aside.alias("bar_aside"),
         indented,
@@ -289,7 +289,7 @@ def continuation_flags(
          | (indented & prev(indented).is_null())).alias("tb_start"),
         pl.col("frame"),
         pl.col("stream"),
-    )
+    ).collect()  # (lazily: the shifted windows above recur, and only a lazy query computes each once)
     # The exception line closing a traceback: right after an indented frame line,
     # while the stream is inside a traceback (a "Traceback" line was seen and no
     # ordinary line started an event since; chained tracebacks stay inside).

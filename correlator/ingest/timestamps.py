@@ -100,6 +100,7 @@ FORMATS: dict[str, str] = {
     "torchrun_table": "'  time      : 2024-03-05_07:01:51' (ChildFailedError table)",
     "tagged": "'[titan] YYYY-MM-DD HH:MM:SS,mmm ' or 'LAUNCH INFO YYYY-MM-DD ...' (an app logger's own tag, then its stamp)",
     "ymond": "'2024-Jan-11 19:01:15.502423 ' (year, month name, day: AWS Neuron's runtime)",
+    "svlogd": "'2026-12-07_01:40:09.80903 ' (runit's svlogd -tt, in UTC: '_' between date and time)",
 }
 _NAMES: tuple[str, ...] = tuple(FORMATS)
 _CODE: dict[str, int] = {name: code for code, name in enumerate(_NAMES)}
@@ -417,6 +418,10 @@ def _iso_start(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
     d = _with_head_bytes(d, _hbyte(10))
     space = _eq(_hbyte(10), " ")
     parts: list[pl.DataFrame] = []
+    under = _eq(_hbyte(10), "_")
+    if d.select(under.any()).item():
+        parts.append(_svlogd(d.filter(under)))
+        d = d.filter(~under)
     for rows, stage in (
         (d.filter(space), (python, "python_logging", None)),
         (d.filter(~space), (zulu, "iso8601", pl.lit(0))),
@@ -605,6 +610,13 @@ def _dmesg_iso(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
     return [_iso_parts(_extract(d, "^" + _ISO), "dmesg_iso")]
 
 
+def _svlogd(d: pl.DataFrame) -> pl.DataFrame:
+    # runit's svlogd -tt stamps every line it writes in UTC, "_" between date and time
+    # (the layout of datetime.isoformat(sep="_") too), a fraction of 5 digits
+    g = _extract(d, rf"^(?<d>{_DATE})_(?<t>{_HMS})(?:\.(?<f>[0-9]{{1,9}}))?(?: |$)")
+    return _result(g, _local(pl.col("d"), pl.col("t"), pl.col("f"), "%Y-%m-%d"), "svlogd", pl.lit(0))
+
+
 def _torchrun_table(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
     # datetime.isoformat(sep="_"): "_" between date and time, local time.
     g = _extract(d, rf"^  time *: (?<d>{_DATE})_(?<t>{_HMS})(?:\.(?<f>[0-9]{{1,6}}))?\s*$")
@@ -649,7 +661,7 @@ def _tagged(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
 
 def _digit_key() -> pl.Expr:
     return (
-        pl.when(_eq(_hbyte(4), "-") & _eq(_hbyte(7), "-") & _one_of(_hbyte(10), "Tt "))
+        pl.when(_eq(_hbyte(4), "-") & _eq(_hbyte(7), "-") & _one_of(_hbyte(10), "Tt _"))
         .then(1)  # 2024-05-01 ...
         .when(_eq(_hbyte(2), "/") & _eq(_hbyte(5), "/"))
         .then(2)  # 05/01/2024 ...
