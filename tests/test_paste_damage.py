@@ -265,6 +265,11 @@ KNOWN_GAPS = {
      "wrap80"):
         "the agent's 'failed (exitcode: N) local_rank: ...' line wrapped at 80 columns is no longer read as a "
         "worker's failure",
+    # found by round R's batch (2026-12-07), the same at session 28's start (a9ab68f)
+    ("heldout26/ta-verl161-ray-generation-duplicate-gpu-device-10/console.log", "wrap160"):
+        "Ray's one-line error summary wrapped at 160 columns: the piece holding 'NCCL error' no longer reads as "
+        "the NCCL error line it continues, so the error is the DistBackendError around it (another error kind, "
+        "none lost)",
     # found by round D's batch (2026-12-06), the same at that session's start (1e3e4fe)
     ("captures12/da-submitit-timeout-min-ext/sublogs/12403/12403_1_log.err", "strip_prefixes"):
         "submitit's two ERROR records of one exception ('submitit ERROR (...) - Submitted job triggered an "
