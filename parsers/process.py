@@ -60,6 +60,40 @@ PATTERNS = (
         ),
         near_misses=("AssertionError: `x` failed", "assert `len(x) > 0` failed in my_check()"),
     ),
+    # a C++ CHECK macro that failed (glog, absl, Chromium's base, XLA's client): the site, then
+    # "Check failed: <condition>", and the process aborts ("file.cc:123] Check failed: ...", absl's
+    # "file.cc(123)] ...", XLA's "file.cc:1291 : Check failed: ..."). The site is required: "Check
+    # failed:" alone is also an application's own word for a check it retries
+    Pattern(
+        "process.check_failed",
+        triggers=("Check failed: ",),
+        regex=r"(?P<check_site>[\w./+-]+\.(?:cc|cpp|cu|h|hpp)(?::\d+|\(\d+\)))\]? ?:? Check failed: (?P<check>.*)",
+        level="ERROR",
+        examples=(
+            "Exception in device=TPU:0: tensorflow/compiler/xla/xla_client/xrt_computation_client.cc:1291 : Check "
+            "failed: session.Run({tensorflow::Output(result, 0)}, &outputs) == ::tensorflow::Status::OK() "
+            "(Internal: From /job:tpu_worker/replica:0/task:0:",
+            "[1353857:1:0711/111512.736019:FATAL:ruby_utils.cc(1053)] Check failed: false.  LogicalLineItems::size()=2",
+        ),
+        near_misses=("[WARN] [Updater] Check failed: network unreachable",
+                     "[balance] check failed: timeout, proceeding without balance gate"),
+    ),
+    # A launcher that starts its remote processes over ssh could not reach a host: OpenSSH's own
+    # words ("ssh: Could not resolve hostname H: ...", "ssh: connect to host H port 22: ..."), which
+    # mpirun, pdsh and horovodrun pass through, and DeepSpeed's runner's check of its hostfile
+    Pattern(
+        "process.ssh_unreachable",
+        triggers=("ssh: Could not resolve hostname ", "ssh: connect to host ", "was not reachable via ssh"),
+        regex=r"(?:^ssh: Could not resolve hostname |^ssh: connect to host |host=)(?P<ssh_host>[^\s:,]+)"
+              r"(?:: | port \d+: | was not reachable via ssh)",
+        level="ERROR",
+        examples=(
+            "ssh: Could not resolve hostname lm-horovod-job-worker-5.lm-horovod-job: Name or service not known",
+            "RuntimeError: Using hostfile at /home/552/dz9214/hostfile but host=gadi-gpu-v100-0011 was not reachable "
+            "via ssh. If you are running with a single node please remove /home/552/dz9214/hostfile or setup",
+        ),
+        near_misses=("+ ssh -o PasswordAuthentication=no gadi-gpu-v100-0011 hostname",),
+    ),
     # A native allocator giving up before the process aborts: Rust's standard library
     # (the tokenizers, safetensors and polars extensions) prints this and calls abort();
     # C++'s std::bad_alloc says "terminate called after throwing an instance of 'std::bad_alloc'"

@@ -2661,3 +2661,23 @@ def test_the_store_host_that_waited_for_clients_is_not_the_missing_rank(tmp_path
     }
     v = verdict(tmp_path, files)
     assert v.initiating.rank == 2
+
+
+def test_a_cpp_check_failure_is_failure_evidence(tmp_path):
+    # glog / absl CHECK: the site, "Check failed:", then the process aborts; the job's only words
+    text = ("external/xla/xla/pjrt/distributed/client.cc:88 : Check failed: status.ok() "
+            "DEADLINE_EXCEEDED: Barrier timed out\n")
+    v = verdict(tmp_path, {"worker.log": text})
+    assert v.status == "failed" and "Check failed" in v.root_cause.evidence.text
+    v = verdict(tmp_path / "app", {"worker.log": "[Updater] Check failed: offline, retrying in 30 s\n"})
+    assert v.status != "failed"
+
+
+def test_the_host_ssh_could_not_reach_is_the_node_named(tmp_path):
+    # mpirun's ORTE daemons started over ssh; one host does not resolve (its name, not the launcher's)
+    text = ("ssh: connect to host gpu-b07 port 22: No route to host\n"
+            "--------------------------------------------------------------------------\n"
+            "ORTE was unable to reliably start one or more daemons.\n")
+    v = verdict(tmp_path, {"launcher.log": text})
+    assert v.status == "failed" and v.root_cause.rule_id == "ssh-cannot-reach-node"
+    assert v.initiating.node == "gpu-b07" and not v.initiating.all_ranks

@@ -231,8 +231,9 @@ def decide(
         all_ranks = True
         top.notes.append("a deterministic check raised before training: every rank runs it alike")
     all_ranks = all_ranks and not external  # stopped from outside: no rank to blame, nor a failure of every rank
+    named_elsewhere = top.rule is not None and top.rule.rule.blames.startswith("node:")  # (not the printer's)
     if (not all_ranks and not external and top.rank is None and top.node is not None and len(nodes) <= 1
-            and top.category in NODE_SHARED_CATEGORIES):
+            and top.category in NODE_SHARED_CATEGORIES and not named_elsewhere):
         # a machine's disk, /dev/shm, limits or set-up in a job that ran on that machine alone:
         # every rank shares it (in a job of several machines it is that node's)
         all_ranks = True
