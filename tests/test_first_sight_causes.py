@@ -2681,3 +2681,36 @@ def test_the_host_ssh_could_not_reach_is_the_node_named(tmp_path):
     v = verdict(tmp_path, {"launcher.log": text})
     assert v.status == "failed" and v.root_cause.rule_id == "ssh-cannot-reach-node"
     assert v.initiating.node == "gpu-b07" and not v.initiating.all_ranks
+
+
+def test_horovods_timestamped_rank_tag_is_split_like_openmpis(tmp_path):
+    # horovodrun --prefix-output-with-timestamp: ctime, then "[rank]<stream>:", fused to the text
+    # as OpenMPI's --timestamp-output fuses "[jobid,rank]<stream>:"
+    text = ("Wed Mar  4 09:15:02 2026[3]<stderr>:RuntimeError: CUDA error: out of memory\n"
+            "Wed Mar  4 09:15:02 2026[0,1]<stdout>:step 10 loss 2.5\n")
+    ingest(write_job(tmp_path / "job", {"horovodrun.log": text}), out_parquet=tmp_path / "t.parquet", options=QUIET)
+    rows = [(r["rank"], r["message"]) for r in pq.read_table(tmp_path / "t.parquet").to_pylist()
+            if not r["message"].startswith("Wed Mar")]
+    assert rows == [(3, "RuntimeError: CUDA error: out of memory"), (1, "step 10 loss 2.5")]
+
+
+def test_determined_trial_log_prefix_and_horovods_gloo_store_wait(tmp_path):
+    # Determined's trial log wraps each line in the master's stamp, the container and the state;
+    # Horovod's gloo rendezvous is an HTTP store whose wait ran out: the processes never met
+    text = ("[2021-02-01T08:00:05Z] 1a2b3c4d [RUNNING] ||  Mon Feb  1 08:00:05 2021[2]<stderr>:terminate called after "
+            "throwing an instance of 'gloo::IoException'\n"
+            "[2021-02-01T08:00:05Z] 1a2b3c4d [RUNNING] ||  Mon Feb  1 08:00:05 2021[2]<stderr>:  what():  "
+            "[horovod/common/gloo/http_store.cc:57] Wait timeout after 60 seconds for key(s): 3\n")
+    v = verdict(tmp_path, {"trial_logs.txt": text})
+    assert v.status == "failed" and v.root_cause.category == "rendezvous"
+    assert v.root_cause.evidence.text.startswith("terminate called")
+
+
+def test_a_rank_whose_stream_reports_a_segfault_crashed_it_did_not_vanish(tmp_path):
+    # the peer lost its connection (an echo), the odd rank's last line is its shell's segfault report:
+    # a crash in native code, not the silent SIGKILL of an OOM kill
+    text = ("[0]<stdout>:step 30 loss 1.02\n[1]<stdout>:step 30 loss 1.04\n"
+            "[1]<stderr>:Segmentation fault (core dumped)\n"
+            "[0]<stderr>:RuntimeError: [/tmp/gloo/transport/tcp/pair.cc:589] Connection closed by peer [10.1.0.5]:4101\n")
+    v = verdict(tmp_path, {"horovodrun.log": text})
+    assert v.initiating.rank == 1 and v.root_cause.category == "other"

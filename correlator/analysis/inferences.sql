@@ -361,9 +361,16 @@ last_own AS (  -- else its last line: where it stopped, or the loop it was busy 
     FROM events WHERE rank IN (SELECT rank FROM odd) AND source NOT IN ('torchrun', 'slurm')
     GROUP BY rank
 ),
+-- its own stream says it crashed: a shell's or a runtime's report of a fatal signal other than
+-- SIGKILL ("Segmentation fault (core dumped)", "Bus error"): it died of native code, not silently
+crashed AS (
+    SELECT DISTINCT rank FROM events
+    WHERE kind = 'process.fatal_signal' AND rank IN (SELECT rank FROM odd)
+      AND coalesce(attrs['signal_name'], '') <> 'SIGKILL'
+),
 picked AS (
     SELECT o.rank, coalesce(f.k, l.k) AS k, f.rank IS NOT NULL AS finished,
-           l.k IS NULL AND f.k IS NULL AS wordless
+           l.k IS NULL AND f.k IS NULL AS wordless, o.rank IN (SELECT rank FROM crashed) AS crashed
     FROM odd o
     LEFT JOIN finished f ON f.rank = o.rank LEFT JOIN last_own l ON l.rank = o.rank
 ),
@@ -375,12 +382,14 @@ lost_peer AS (
 SELECT 'odd_one_out',
        CASE WHEN (SELECT category FROM wait_kind) = 'rendezvous' THEN 'rendezvous'
             WHEN p.finished THEN 'data_error'
+            WHEN p.crashed THEN 'other'
             WHEN (SELECT yes FROM lost_peer) THEN 'oom' ELSE 'nccl_timeout_hang' END,
        p.rank, p.k.node, p.k.file, p.k.line_no, p.k.line_end,
        (SELECT min(t.message) FROM timeline_raw t WHERE t.file = p.k.file AND t.line_no = p.k.line_no),
        p.k.ts, 0.85,
        (SELECT count(*) FROM echoing) || ' other rank(s) report echoes (timeouts, lost peers) and it reports none; '
        || CASE WHEN p.finished THEN 'it finished while they still waited in a collective: its share of the data was shorter'
+               WHEN p.crashed THEN 'its own stream reports a fatal signal (a segfault, a bus error): it crashed in native code'
                WHEN (SELECT yes FROM lost_peer) THEN 'they lost their connection to it and it printed no error: it died '
                     || 'without a word, the signature of a SIGKILL (the OOM killer, most often; check dmesg)'
                ELSE 'the line shown is its last' END

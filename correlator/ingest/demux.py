@@ -67,6 +67,10 @@ PREFIXES: tuple[Prefix, ...] = (
     # pm2's --time (log_date_format's default) before each line of an app's out / err log and
     # of its daemon log: "2026-12-07T01:34:40: " (local time, no zone)
     Prefix("pm2_time", r"^(?P<wrapper_ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d): ", "0123456789"),
+    # Determined's trial logs: the master's stamp, the container's short id and the trial's state
+    # before each line of its output ("[2020-06-09T20:10:40Z] cf108822 [RUNNING] ||  ...")
+    Prefix("determined_trial",
+           r"^\[(?P<wrapper_ts>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)\] (?P<host>[0-9a-f]{8}) \[[A-Z_]+\] \|\| +", "["),
     Prefix("kubectl_pod", r"^\[pod/(?P<host>[^/\]\s]+)/[^\]\s]*\] ", "["),
     # Azure ML's streamed job log: "<stamp> [<node or pod>, <its ip or unknown_ip>] " before each line
     Prefix(
@@ -408,7 +412,8 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series |
 # docs/formats/pytorch-c10d.md §3).
 _GLUED_AFTER_BAR = r"^(.*?(?:it/s|s/it)[^\]]*\])(\S.*)$"
 # OpenMPI --tag-output can fuse two ranks' output on one physical line (docs/formats/wrappers.md §3).
-_MPI_TAG = r"\[\d+,(?:mpirank:)?\d+(?:,[^\]]*)?\]<(?:stdout|stderr)>:"
+# (and horovodrun's own "[1]<stderr>:", fused the same way behind its --prefix-output-with-timestamp stamp)
+_MPI_TAG = r"\[\d+(?:,(?:mpirank:)?\d+(?:,[^\]]*)?)?\]<(?:stdout|stderr)>:"
 
 
 def _order(df: pl.DataFrame) -> list[str]:

@@ -1294,7 +1294,7 @@ def _work_on_small(
 # _SMALL_BATCH_BYTES. A batch pays a fixed cost whatever its size (each of ~110 line patterns
 # is one round of Polars calls, ~2 ms, however few rows it is asked of): on a 50 MB real-mix job
 # of 3 MB files, batches of 16 MB took 10-11 CPU-s where batches of 8 MB took 12.5-13.
-_SMALL_FILE_BYTES = 8 << 20
+_SMALL_FILE_BYTES = 4 << 20
 _SMALL_BATCH_BYTES = 16 << 20
 
 
@@ -1483,18 +1483,19 @@ def _inflated(f: InputFile) -> int:
     return f.size * _INFLATION if f.compression else f.size
 
 
-def _tasks(files: list[InputFile], opts: IngestOptions, slots: int = 1) -> list[list[tuple[int, InputFile]]]:
+def _tasks(files: list[InputFile], opts: IngestOptions) -> list[list[tuple[int, InputFile]]]:
     """What each worker call gets: a big file alone, biggest first so the last worker
     is not left with the giant one; small files in runs of about _SMALL_BATCH_BYTES, or
-    fewer bytes where that would leave one of the engine's ``slots`` without a run."""
-    limit = min(_SMALL_FILE_BYTES, opts.batch_bytes // 2)
+    fewer bytes where that would leave one of this machine's workers without a run (the plan
+    depends on the files and the options only, not on the engine: Ray's parts are the local ones)."""
+    limit = min(_SMALL_FILE_BYTES, opts.batch_bytes // 4)
     order = sorted(range(len(files)), key=lambda i: -files[i].size)
     # a compressed file is small when even at _INFLATION its text would be
     alone = [i for i in order if _inflated(files[i]) > limit or files[i].rel == "<stdin>"
              or files[i].format != "text"]  # a dump is no lines to batch with others
     small = sorted(set(order) - set(alone))  # path order: neighbours are often one job's ranks
     tasks = [[(i, files[i])] for i in alone]
-    run_bytes = min(_SMALL_BATCH_BYTES, -(-sum(_inflated(files[i]) for i in small) // max(1, slots)))
+    run_bytes = min(_SMALL_BATCH_BYTES, -(-sum(_inflated(files[i]) for i in small) // _worker_count(files, opts)))
     run: list[tuple[int, InputFile]] = []
     size = 0
     for i in small:
@@ -1520,7 +1521,7 @@ def _worker_count(files: list[InputFile], opts: IngestOptions) -> int:
 def _run_stage1(
     files: list[InputFile], job: str, opts: IngestOptions, scratch: str, problems: ProblemLog, engine: Engine,
 ) -> dict[int, tuple[int, int]]:
-    tasks = [Task(str(n), (_work_on, t, job, opts, scratch)) for n, t in enumerate(_tasks(files, opts, engine.slots))]
+    tasks = [Task(str(n), (_work_on, t, job, opts, scratch)) for n, t in enumerate(_tasks(files, opts))]
     outcomes = failures_raise(engine.run(on_polars_thread, tasks))
     if engine.slots > 1:
         import duckdb  # noqa: F401  (stage 2's, loaded while the workers parse: not after)
