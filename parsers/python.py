@@ -110,6 +110,25 @@ PATTERNS = (
                   "finetune.py: error: argument --lr: invalid float value: '1e-4,'"),
         near_misses=("srun: error: node-3: task 2: Exited with exit code 1",),
     ),
+    # An exception line standing alone and indented: an excerpt of a console that indents what it
+    # relays (a CloudWatch or platform view of "[1,9]<stdout>:    AttributeError: ..."), an exception
+    # group's member. Only a type named ...Error or ...Exception: an indented "Note: x" is no exception.
+    Pattern(
+        "python.indented_exception",
+        envelope=True,
+        triggers=("Error: ", "Exception: "),
+        regex=r"^[ \t]+(?P<exc_type>[A-Za-z_][\w.]*(?:Error|Exception)): (?P<exc_msg>\S[^\n]*)$",
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "    AttributeError: module 'smdistributed.dataparallel.tensorflow' has no attribute 'get_world_size'",
+        ),
+        near_misses=(
+            "    Note: this run uses the legacy Error: handler",
+            "    raise ValueError(f\"bad shape: {x}\")",
+            "Traceback (most recent call last):\n  File \"t.py\", line 3, in <module>\n    f()\nValueError: bad",
+        ),
+    ),
     Pattern(
         "python.fatal_error",
         triggers=("Fatal Python error:",),

@@ -2714,3 +2714,11 @@ def test_a_rank_whose_stream_reports_a_segfault_crashed_it_did_not_vanish(tmp_pa
             "[0]<stderr>:RuntimeError: [/tmp/gloo/transport/tcp/pair.cc:589] Connection closed by peer [10.1.0.5]:4101\n")
     v = verdict(tmp_path, {"horovodrun.log": text})
     assert v.initiating.rank == 1 and v.root_cause.category == "other"
+
+
+def test_an_indented_exception_line_alone_is_failure_evidence(tmp_path):
+    # a platform's log view relays a rank's line indented; the exception is the whole excerpt
+    v = verdict(tmp_path, {"excerpt.log": "[1,3]<stderr>:    ModuleNotFoundError: No module named 'apex'\n"})
+    assert v.status == "failed" and v.root_cause.evidence.rank == 3
+    v = verdict(tmp_path / "note", {"excerpt.log": "[1,3]<stdout>:    Note: retrying; last Error: none\n"})
+    assert v.status != "failed"
