@@ -9,6 +9,27 @@ from parsers.base import Pattern
 SOURCE = "app"
 
 PATTERNS = (
+    # Megatron-LM's (and Megatron-DeepSpeed's) per-interval record: "iteration N/ TOTAL |" then
+    # "name: value |" fields, the loss as "lm loss:" (absent where the interval's loss is not
+    # reported), the gradient norm as "grad norm:"; numbers in %E notation
+    Pattern(
+        "app.iteration_record",
+        triggers=("iteration",),
+        regex=(
+            r"\biteration\s+(?P<step>\d+)/\s*(?P<total>\d+)\s*\|"
+            r"(?:[^\n]*?\|\s*(?:lm )?loss:\s*(?P<loss>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)))?"
+            r"(?:[^\n]*?\|\s*grad norm:\s*(?P<grad_norm>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)))?"
+        ),
+        examples=(
+            " [2025-10-02 12:20:48] iteration       48/      50 | consumed samples:         3072 | elapsed time per "
+            "iteration (ms): 7138.7 | learning rate: 7.200000E-06 | global batch size:    64 | lm loss: 8.317189E-02 | "
+            "loss scale: 1.0 | grad norm: 1.721 | number of skipped iterations:   0 | number of nan iterations:   0 |",
+            " iteration     5426/  250000 | consumed samples:        43408 | elapsed time per iteration (ms): 4247.9 | "
+            "learning rate: 2.999E-04 | global batch size:     8 | loss scale: 1.0 | grad norm: nan | "
+            "number of skipped iterations:   0 | number of nan iterations:   0 |",
+        ),
+        near_misses=("elapsed time per iteration (ms): 4247.9",),
+    ),
     Pattern(
         "app.step_metrics",
         triggers=("loss",),
@@ -76,7 +97,8 @@ PATTERNS = (
                   "early stopping", "# Out of bounds values : 0 OK", "cleanly", "successfully", "normally",
                   "final eval", "Final eval", "final val", "Final val", "final test", "Final test",
                   "final metrics", "Final metrics", "final results", "Final results", "SUCCEEDED", "Succeeded",
-                  "COMPLETED", "' succeeded", "raining time", "raining seconds"),
+                  "COMPLETED", "' succeeded", "raining time", "raining seconds",
+                  "xited with", "inished with", "exit_status 0", "exit code 0", "exit status 0"),
         # also Lightning's end of fit ("`Trainer.fit` stopped: `max_epochs=3` reached."), the
         # Trainer's final metrics block, and a test run's summary with nothing failed
         regex=(
@@ -100,6 +122,11 @@ PATTERNS = (
             # pod's phase, Slurm's seff `State: COMPLETED (exit code 0)`), and Ray's job summary
             r"|^(?:(?:job )?status|state|phase)\s*[:=]\s*(?:SUCCEEDED|Succeeded|COMPLETED \(exit code 0\))\s*$"
             r"|^Job '[^']+' succeeded\s*$"
+            # a launcher's, an IDE's or a batch system's record that the job's process exited
+            # with status 0 ("torchrun exited with 0", "Process finished with exit code 0",
+            # Grid Engine's "job 4711.1 finished: exit_status 0", "container exited with code 0")
+            r"|\b(?:exited|finished|terminated|completed|ended)\b[^\n]{0,20}?"
+            r"\b(?:with(?: exit)?(?: code| status)?|exit[ _](?:status|code))[ :=]*0(?:$|[^\w.])"
         ),
         level="INFO",
         examples=(
@@ -120,6 +147,9 @@ PATTERNS = (
             "status: SUCCEEDED",
             "State: COMPLETED (exit code 0)",
             "Job 'raysubmit_wP3kd9aXbYu2Lr7c' succeeded",
+            "torchrun exited with 0 at 04:04:44",
+            "12/07/2026 04:04:44|execd|vm|I|job 4711.1 finished: exit_status 0, wallclock 41s",
+            "Process finished with exit code 0",
         ),
         near_misses=(
             "Download completed successfully",
@@ -129,6 +159,9 @@ PATTERNS = (
             "Training time per step: 0.41 s (estimate)",
             "status: RUNNING",
             "State: COMPLETED (exit code 1)",
+            "Process finished with exit code 1",
+            "torchrun exited with 0x1 status",
+            "srun: error: nid001: task 3: Exited with exit code 137",
             "11/30/2026 04:34:43 - INFO - train - Training started",
             "# Out of bounds values : 12 FAILED",
             "# Avg bus bandwidth    : 5.14095 ",

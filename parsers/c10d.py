@@ -152,6 +152,20 @@ PATTERNS = (
         ),
         source=SOURCE,
     ),
+    # After a collective timed out, the watchdog waits a bounded time for the flight recorder's
+    # dump (TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC) and says so when the wait ran out: a rank that
+    # prints it had a timeout of its own (ProcessGroupNCCL.cpp's waitForFutureOrTimeout)
+    Pattern(
+        "c10d.dump_wait_timeout",
+        triggers=("flight recorder dumps to finish",),
+        regex=r"timed out after waiting for (?P<dump_wait_ms>\d+)ms flight recorder dumps to finish",
+        source=SOURCE,
+        level="WARNING",
+        examples=(
+            "[rank3]:[W602 11:18:52.489301002 ProcessGroupNCCL.cpp:2111] [PG ID 1 PG GUID 1 Rank 3] timed out after "
+            "waiting for 60000ms flight recorder dumps to finish.",
+        ),
+    ),
     Pattern(
         "c10d.blocking_wait_timeout",
         triggers=("timed out in blocking wait",),

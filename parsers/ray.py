@@ -61,6 +61,24 @@ PATTERNS = (
             "Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file.",
         ),
     ),
+    # the raylet's memory monitor's periodic summary of the workers it killed to keep its node
+    # from running out of memory (node_manager.cc), sent to the driver's console as "(raylet) ..."
+    # with the node's address (a terminal may wrap the line before "node (ID: ...")
+    Pattern(
+        "ray.memory_monitor_kill",
+        triggers=("killed due to memory pressure (OOM)",),
+        regex=(
+            r"(?P<oom_killed>[1-9]\d*) Workers? \(tasks / actors\) killed due to memory pressure \(OOM\)"
+            r"(?:[^\n]*\n?[^\n]*?\bnode \(ID: \w+, IP: (?P<oom_node>[^)\s]+)\))?"
+        ),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "(raylet) [2025-12-07 09:57:19,206 E 393463 393463] (raylet) node_manager.cc:3277: 2 Workers (tasks / "
+            "actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: "
+            "8289f87b78d161ae21bf723c7c57838345a56248dd48a2c3f0d5ac73, IP: 172.24.0.226) over the last time period.",
+        ),
+    ),
     Pattern(
         "ray.node_marked_dead",
         triggers=("has been marked dead because the detector has missed too many heartbeats",),

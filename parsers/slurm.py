@@ -125,7 +125,13 @@ PATTERNS = (
     Pattern(
         "mpi.process_exited",
         triggers=("noticed that process rank",),
-        regex=r"noticed that process rank (?P<failed_rank>\d+) with PID (?P<child_pid>\d+) on node (?P<host>\S+) exited on signal (?P<signal_num>\d+)",
+        # (a paste may mask the pid and the host: "with PID xxxxxx on node xxxxxxxx"; the line
+        # still says which rank died of which signal)
+        regex=r"noticed that process rank (?P<failed_rank>\d+) with PID (?:(?P<child_pid>\d+)|\S+) on node (?P<host>\S+) exited on signal (?P<signal_num>\d+)",
         level="ERROR",
+        examples=(
+            "mpirun noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).",
+            "mpirun noticed that process rank 1 with PID xxxxxx on node xxxxxxxx exited on signal 9 (Killed).",
+        ),
     ),
 )

@@ -29,4 +29,20 @@ PATTERNS = (
         ),
         near_misses=("I1206 12:39:35.790000 26298 torch/distributed/run.py:992] ",),
     ),
+    # JAX's xla_bridge found NVIDIA devices on the machine but could not start its CUDA backend,
+    # and runs on the CPU instead (jax/_src/xla_bridge.py's warning; the reason follows the colon)
+    Pattern(
+        "jax.cuda_backend_failed",
+        triggers=("CUDA backend failed to initialize: ",),
+        regex=r"CUDA backend failed to initialize: (?P<backend_error>[^\n]+?)(?: \(Set TF_CPP_MIN_LOG_LEVEL=0[^)]*\))?\.?$",
+        source="jax",
+        level="ERROR",
+        examples=(
+            "CUDA backend failed to initialize: jaxlib/cuda/versions_helpers.cc:90: operation gpuDeviceGetAttribute( "
+            "&major, GPU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) failed: CUDA_ERROR_NOT_INITIALIZED (Set "
+            "TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)",
+            "WARNING:jax._src.xla_bridge:CUDA backend failed to initialize: Unable to load CUDA. (Set "
+            "TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)",
+        ),
+    ),
 )

@@ -2722,3 +2722,141 @@ def test_an_indented_exception_line_alone_is_failure_evidence(tmp_path):
     assert v.status == "failed" and v.root_cause.evidence.rank == 3
     v = verdict(tmp_path / "note", {"excerpt.log": "[1,3]<stdout>:    Note: retrying; last Error: none\n"})
     assert v.status != "failed"
+
+
+# ---- round T (2026-12-07): a relayed NCCL detail, a dump's wait, srun's teardown, records of ends
+def test_ncclss_relayed_last_error_naming_its_transport_is_the_network(tmp_path):
+    # the carrier is a system error here (round T's was an internal error); the detail is the IB
+    # transport's, under a launcher's rank prefix
+    text = ("[default3]:torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/"
+            "ProcessGroupNCCL.cpp:2204, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+            "[default3]:ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n"
+            "[default3]:Last error:\n"
+            "[default3]:NET/IB : No device found.\n")
+    v = verdict(tmp_path, {"node7.log": text})
+    assert v.status == "failed" and v.root_cause.category == "nccl_network"
+    other = text.replace("NET/IB : No device found.",
+                         "Cuda failure 'out of memory'")
+    assert verdict(tmp_path / "cuda", {"node7.log": other}).root_cause.category != "nccl_network"
+
+
+def test_a_rank_whose_watchdog_waited_for_the_dump_was_itself_waiting(tmp_path):
+    # two ranks' watchdogs fire; one says it gave up waiting for the flight recorder's dump: it is
+    # no silent rank, and the logs name nobody
+    text = ("{'loss': 1.2, 'grad_norm': 0.8, 'learning_rate': 1e-05, 'epoch': 0.1}\n"
+            "[rank6]:[W1107 03:10:44.120000001 ProcessGroupNCCL.cpp:2130] [PG ID 0 PG GUID 0(default_pg) Rank 6] "
+            "timed out after waiting for 30000ms flight recorder dumps to finish.\n"
+            "[rank2]:[E1107 03:10:44.220000001 ProcessGroupNCCL.cpp:702] [Rank 2] Some NCCL operations have failed or "
+            "timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on "
+            "corrupted/incomplete data.\n")
+    v = verdict(tmp_path, {"train.log": text})
+    assert v.status == "failed" and v.initiating.rank is None and v.initiating.kind == "unknown"
+
+
+def test_mpiruns_report_with_a_masked_pid_still_names_the_rank(tmp_path):
+    text = ("Primary job  terminated normally, but 1 process returned\n"
+            "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+            "prterun noticed that process rank 6 with PID <pid> on node <host> exited on signal 9 (Killed).\n")
+    v = verdict(tmp_path, {"mpirun.out": text})
+    assert v.status == "failed" and v.initiating.rank == 6
+
+
+def test_a_death_signal_after_srun_reported_a_task_failed_is_its_teardown(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            '  File "/home/u/train.py", line 12, in <module>\n'
+            "    cfg = load(args.config)\n"
+            "KeyError: 'optimizer'\n"
+            "srun: error: gpu-a11: task 3: Exited with exit code 1\n"
+            "srun: Terminating StepId=88812.0\n"
+            "WARNING:torch.distributed.elastic.agent.server.api:Received 15 death signal, shutting down workers\n")
+    v = verdict(tmp_path, {"slurm-88812.out": text})
+    assert v.status == "failed" and v.root_cause.category != "killed_by_scheduler"
+    assert v.initiating.kind != "external" and "KeyError" in v.root_cause.evidence.text
+    # the scheduler's stated reason keeps the stop outside the job
+    limit = ("slurmstepd: error: *** STEP 88812.0 ON gpu-a11 CANCELLED AT 2026-03-02T10:00:00 DUE TO TIME LIMIT ***\n"
+             "srun: error: gpu-a11: task 3: Exited with exit code 1\n"
+             "WARNING:torch.distributed.elastic.agent.server.api:Received 15 death signal, shutting down workers\n")
+    assert verdict(tmp_path / "limit", {"slurm-88812.out": limit}).initiating.kind == "external"
+
+
+_MEGATRON = (" iteration {step:>8}/ 100000 | consumed samples: {s:>10} | elapsed time per iteration (ms): 812.4 | "
+             "learning rate: 1.500E-04 | global batch size:    16 | {loss}loss scale: 4096.0 | grad norm: {gn} | "
+             "number of skipped iterations:   0 | number of nan iterations:   0 |\n")
+
+
+def test_megatron_iteration_records_are_progress_and_a_norm_that_stays_nan_diverged(tmp_path):
+    lines = "".join(_MEGATRON.format(step=10 * i, s=160 * i, loss="lm loss: 6.4E+00 | ", gn=gn)
+                    for i, gn in enumerate(("0.912", "1.044", "nan", "nan"), start=1))
+    v = verdict(tmp_path, {"megatron.log": lines})
+    assert v.status == "failed" and v.root_cause.category == "nan_divergence"
+    # a nan the loss scaler skipped, finite again after: the run went on
+    skipped = "".join(_MEGATRON.format(step=10 * i, s=160 * i, loss="", gn=gn)
+                      for i, gn in enumerate(("0.912", "nan", "1.044", "0.987"), start=1))
+    assert verdict(tmp_path / "skip", {"megatron.log": skipped}).status != "failed"
+
+
+def test_torchelastic_worker_events_that_succeeded_are_a_healthy_end(tmp_path):
+    ev = ('{{"name": "torchelastic.worker.status.{state}", "source": "WORKER", "timestamp": 0, "metadata": '
+          '{{"run_id": "j7", "global_rank": {r}, "group_rank": 0, "worker_id": "{pid}", "role": "trainer", '
+          '"hostname": "n3", "state": "{state}", "total_run_time": 41, "rdzv_backend": "c10d", "raw_error": null, '
+          '"metadata": "{{}}", "agent_restarts": 0}}}}\n')
+    ok = "".join(ev.format(state="SUCCEEDED", r=r, pid=700 + r) for r in range(3))
+    assert verdict(tmp_path, {"events.jsonl": ok}).status == "healthy"
+
+
+@pytest.mark.parametrize("end, healthy", [
+    ("Process finished with exit code 0", True),
+    ("05/03/2026 11:00:02|execd|n4|I|job 5120.1 finished: exit_status 0, wallclock 63s", True),
+    ("trainer-0 exited with code 0", True),
+    ("Process finished with exit code 137", False),
+    ("torchrun exited with 0x1", False),
+])
+def test_a_process_exit_status_of_zero_is_a_healthy_end(tmp_path, end, healthy):
+    text = "".join(f"step {i} loss {2.0 - i / 10:.2f}\n" for i in range(1, 6)) + end + "\n"
+    assert (verdict(tmp_path, {"run.log": text}).status == "healthy") == healthy
+
+
+def test_xlas_rendezvous_that_waited_for_threads_is_a_wait(tmp_path):
+    text = ("2025-02-11 09:00:31.000101: E external/xla/xla/service/rendezvous.cc:31] This thread has been waiting "
+            "for `acquire clique for rank 3; clique=devices=[0,1,2,3]; stream=0` for 20 seconds and may be stuck. "
+            "Expected 4 threads to join the rendezvous, but not all of them arrived on time.\n")
+    v = verdict(tmp_path, {"host1.log": text})
+    assert v.status == "failed" and v.root_cause.category == "nccl_timeout_hang"
+    assert v.initiating.kind == "unknown"
+
+
+def test_rays_memory_monitor_kill_names_the_node(tmp_path):
+    line = ("(raylet) [2026-01-03 12:01:02,345 E 8812 8812] (raylet) node_manager.cc:3104: {n} Workers (tasks / "
+            "actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: "
+            "aa11bb22cc33, IP: 10.4.7.19) over the last time period.\n")
+    v = verdict(tmp_path, {"driver.log": line.format(n=3)})
+    assert v.status == "failed" and v.root_cause.category == "oom" and v.initiating.node == "10.4.7.19"
+    assert verdict(tmp_path / "none", {"driver.log": line.format(n=0)}).status != "failed"
+
+
+@pytest.mark.parametrize("errno, category", [("13 - Permission denied", "config_error"),
+                                              ("98 - Address already in use", "rendezvous")])
+def test_a_store_port_refused_for_privilege_is_the_launch_setting(tmp_path, errno, category):
+    text = (f"[W1012 10:00:01.000000000 socket.cpp:464] [c10d] The server socket has failed to bind to 0.0.0.0:443 "
+            f"(errno: {errno}).\n"
+            "[E1012 10:00:01.000000000 socket.cpp:502] [c10d] The server socket has failed to listen on any local "
+            "network address.\n")
+    v = verdict(tmp_path, {"launch.log": text})
+    assert v.status == "failed" and v.root_cause.category == category
+
+
+def test_jax_that_could_not_start_cuda_failed_on_its_installation(tmp_path):
+    text = ("WARNING:jax._src.xla_bridge:CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was "
+            "built against version 8904, which is newer. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n"
+            "Process 1: Local devices: [CpuDevice(id=1)]\n")
+    v = verdict(tmp_path, {"proc1.log": text})
+    assert v.status == "failed" and v.root_cause.category == "version_mismatch"
+
+
+def test_no_space_for_a_semaphore_is_shared_memory_not_the_disk(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            '  File "/usr/lib/python3.11/multiprocessing/synchronize.py", line 57, in __init__\n'
+            "    sl = self._semlock = _multiprocessing.SemLock(\n"
+            "OSError: [Errno 28] No space left on device\n")
+    v = verdict(tmp_path, {"rank0.log": text})
+    assert v.status == "failed" and v.root_cause.category != "storage_io"

@@ -32,6 +32,7 @@ from correlator.analysis.hypotheses import (
     score,
     steps_at,
     stopped_rank_printed_it,
+    teardown_after_a_task_failed,
     why_not,
     with_message,
 )
@@ -125,6 +126,10 @@ def decide(
     if recovered_by is not None:
         # the job completed after them (a restart's next attempt): causes of nothing
         hyps = [h for h in hyps if h.ts is None or h.ts >= recovered_by]
+    # a signal srun sent because a task had already failed is that failure's echo: the
+    # task's own error (a rule's, or the failure evidence below) is what to name
+    teardown = teardown_after_a_task_failed(con, hyps)
+    hyps = [h for h in hyps if not any(h is t for t in teardown)]
     # an error line before a runtime's warning line: NCCL's WARN is the failure only where
     # nothing reported one as an error (a paste of NCCL's lines alone)
     failures = rows(con, "SELECT * FROM failure_evidence ORDER BY coalesce(level = 'WARNING', false), "
@@ -163,6 +168,8 @@ def decide(
         elif h.rule is not None and h.rule.rule.category_from_detail and h.evidence is not None:
             _refine_by_detail(con, h)
 
+    if not hyps:
+        hyps = teardown  # nothing else was found: the signal is all there is to say
     # Failed = a cause or an echo was found; errors every rank survived are not a failure.
     failing = bool(hyps or collateral_rows)
     if not failing:
@@ -1087,7 +1094,7 @@ def _survived_anomalies(con: duckdb.DuckDBPyConnection) -> str | None:
                    FROM events
                    WHERE level IN ('WARNING', 'ERROR', 'CRITICAL')
                       OR (kind IN ('app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine',
-                                   'app.loss_record')
+                                   'app.loss_record', 'app.iteration_record')
                           AND (lower(attrs['grad_norm']) IN ('nan', 'inf') OR lower(attrs['loss']) IN ('nan', 'inf')))
                    GROUP BY file, rank)
         SELECT sum(w.n), sum(w.n_warn), (SELECT count(*) FROM stream_progress),

@@ -108,7 +108,7 @@ CREATE OR REPLACE TEMP TABLE stream_progress AS
 SELECT file, rank, max(line_no) AS last_line, max(ts_aligned) AS last_ts
 FROM events
 WHERE kind IN ('app.step_metrics', 'app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine',
-               'app.loss_record', 'app.run_completed',
+               'app.loss_record', 'app.iteration_record', 'app.run_completed',
                'transformers.trainer_log')
 GROUP BY file, rank;
 

@@ -178,6 +178,30 @@ def hypotheses(
     return out
 
 
+def teardown_after_a_task_failed(con: duckdb.DuckDBPyConnection, hyps: list[Hyp]) -> list[Hyp]:
+    """The hypotheses that are a signal with no reason of its own (a launcher's "Received 15
+    death signal", a process's SIGTERM) printed after srun had reported a task's error exit
+    in the same output: srun tearing the step down because that task failed
+    (--kill-on-bad-exit, the step's end), an echo of the task's failure, not a stop from
+    outside. A scheduler line that states its reason (a time limit, a preemption) is a
+    job-scope rule and keeps its meaning."""
+    found = []
+    for h in hyps:
+        if (h.category != "killed_by_scheduler" or h.evidence is None
+                or (h.rule is not None and h.rule.rule.scope == "job")):
+            continue
+        failed = con.execute(
+            """SELECT min(line_no) FROM events WHERE file = ? AND line_no < ? AND kind = 'slurm.task_exit'
+               AND TRY_CAST(attrs['exitcode'] AS INTEGER) <> 0""",
+            [h.evidence.file, h.evidence.line_no],
+        ).fetchone()[0]
+        if failed is not None:
+            h.notes.append(f"srun had reported a task's error exit above it ({h.evidence.file}:{failed}): "
+                           "the step torn down after that failure, not a stop from outside")
+            found.append(h)
+    return found
+
+
 SURVIVED_S = 5.0  # trained on this long after its evidence: the rank went on (failure_evidence's margin)
 
 

@@ -63,7 +63,7 @@ def _progress_above(con: duckdb.DuckDBPyConnection, file: str | None, line_no: i
     return bool(con.execute(
         "SELECT count(*) FROM events WHERE file = ? AND line_no < ? AND (kind IN "
         "('app.step_metrics', 'app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine', "
-        "'app.loss_record', 'transformers.trainer_log') "
+        "'app.loss_record', 'app.iteration_record', 'transformers.trainer_log') "
         "OR (kind = 'app.progress_bar' AND (? OR NOT regexp_matches(message, ?))))",
         [file, line_no, set_up_bars, _SET_UP_BAR],
     ).fetchone()[0])

@@ -5,14 +5,16 @@
 -- just stops has neither (the verdict is then "inconclusive").
 
 -- Evidence of a healthy end: the run said it finished, its launcher saw every
--- worker exit 0, or the process group was torn down at the interpreter's exit.
+-- worker exit 0 (torchrun's summary, or its per-worker torchelastic events in the
+-- SUCCEEDED state), or the process group was torn down at the interpreter's exit.
 -- Where the run said it finished as a whole, per file (job_completion), a failure
 -- above it in the same file was recovered from (an elastic restart's next attempt).
 CREATE OR REPLACE TEMP TABLE completion_evidence AS
 SELECT file, line_no, line_end, rank, node, kind, ts, ts_aligned, ts_estimated, message
 FROM events
 WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded', 'c10d.exit_without_destroy')
-   OR (kind = 'deepspeed.launcher_exit' AND attrs['exitcode'] = '0');
+   OR (kind = 'deepspeed.launcher_exit' AND attrs['exitcode'] = '0')
+   OR (kind = 'torchrun.elastic_status' AND attrs['state'] = 'SUCCEEDED');
 
 CREATE OR REPLACE TEMP TABLE job_completion AS
 SELECT file, max(line_no) AS last_line, max(ts_aligned) AS last_ts

@@ -57,7 +57,7 @@ import polars as pl
 
 PROGRESS_KINDS = frozenset({
     "app.step_metrics", "app.trainer_metrics", "app.epoch_progress", "app.epoch_progress_mmengine",
-    "app.loss_record", "app.progress_bar",
+    "app.loss_record", "app.iteration_record", "app.progress_bar",
 })
 # attrs that carry the step of a progress kind
 _STEP_ATTRS = ("step", "iter", "done")
