@@ -2860,3 +2860,19 @@ def test_no_space_for_a_semaphore_is_shared_memory_not_the_disk(tmp_path):
             "OSError: [Errno 28] No space left on device\n")
     v = verdict(tmp_path, {"rank0.log": text})
     assert v.status == "failed" and v.root_cause.category != "storage_io"
+
+
+def test_a_sample_fetch_takes_the_category_of_the_workers_own_error(tmp_path):
+    # the fetch rule names where it was raised; the worker's error says what failed (/dev/shm full)
+    text = ("Traceback (most recent call last):\n"
+            '  File "/opt/venv/lib/python3.11/site-packages/torch/utils/data/_utils/worker.py", line 349, in _worker_loop\n'
+            "    data = fetcher.fetch(index)\n"
+            '  File "/opt/venv/lib/python3.11/site-packages/torch/utils/data/_utils/fetch.py", line 55, in fetch\n'
+            "    return self.collate_fn(data)\n"
+            "RuntimeError: unable to allocate shared memory(shm) for file </torch_812_1990236523_4>: "
+            "Resource temporarily unavailable (11)\n")
+    v = verdict(tmp_path, {"rank3.log": text})
+    assert v.root_cause.rule_id == "dataset-getitem-exception" and v.root_cause.category == "oom"
+    bad = text.replace("RuntimeError: unable to allocate shared memory(shm) for file </torch_812_1990236523_4>: "
+                       "Resource temporarily unavailable (11)", "ValueError: sample 91 has 0 tokens")
+    assert verdict(tmp_path / "bad", {"rank3.log": bad}).root_cause.category == "data_error"

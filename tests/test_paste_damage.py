@@ -216,6 +216,14 @@ KNOWN_GAPS = {
     ("captures7/s-ray-tempdir-nan-spread/rt/session_2026-12-05_19-21-20_753788_9418/logs/train/ray-train-app-worker-cca08931df6392f6faa2809ce032d1a60862f7c3985132cbd1fe7bf1.log",
      "wrap80"):
         _JSON_RECORD_DAMAGED,
+    # found by round U's batch (2026-12-07), the same on session 29's starting code (054959b)
+    ("heldout29/wb-openinstruct-flashattn-symbol/console.log", "cut_last"):
+        "a paste hard-wrapped at 90 columns, the launcher's traceback cut in its frames: the fragment left (a "
+        "header and wrapped frames of no exception) is no error event",
+    # found by round T's batch (2026-12-07), the same on the code before that session's changes (054959b)
+    ("heldout28/vb-megatron-shm-buserror/part1_console.log", "cut_last"):
+        "three ranks' tracebacks interleaved line by line, the paste cut within them: the last lines cut off, "
+        "the fragment left (a header and frames of no exception) is no error event",
     # found by round Q's batch (2026-12-06), the same on the code before that session's changes
     ("heldout25/sa-nccl573-mpspawn-pci-realpath/console.log", "cut_last"):
         "an mp.spawn child's traceback cut within its frames: the event the cut went through is no error "
