@@ -90,13 +90,16 @@ PATTERNS = (
         "torchrun.worker_failed",
         triggers=("failed (exitcode:",),
         regex=(
+            # (rich's log layout puts the record's source column after "of" and wraps "binary: ..."
+            # onto the next line: the failed child is named before it)
             r"failed \(exitcode: (?P<exitcode>-?\d+)\) local_rank: (?P<failed_local_rank>\d+) "
-            r"\(pid: (?P<child_pid>\d+)\) of (?:binary|fn): (?P<binary>\S+)"
+            r"\(pid: (?P<child_pid>\d+)\)(?: of (?:binary|fn): (?P<binary>\S+))?"
         ),
         source=SOURCE,
         level="ERROR",
         examples=(
             "E0801 13:23:20.000000 32974 torch/distributed/elastic/multiprocessing/api.py:874] failed (exitcode: 1) local_rank: 3 (pid: 33054) of binary: /home/ubuntu/pythonn3.11/bin/python3",
+            " ERROR    failed (exitcode: -9) local_rank: 5 (pid: 22) of  api.py:673",
         ),
     ),
     Pattern(

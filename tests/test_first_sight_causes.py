@@ -2876,3 +2876,14 @@ def test_a_sample_fetch_takes_the_category_of_the_workers_own_error(tmp_path):
     bad = text.replace("RuntimeError: unable to allocate shared memory(shm) for file </torch_812_1990236523_4>: "
                        "Resource temporarily unavailable (11)", "ValueError: sample 91 has 0 tokens")
     assert verdict(tmp_path / "bad", {"rank3.log": bad}).root_cause.category == "data_error"
+
+
+# ---- round U (2026-12-07): the launcher's record of its failed child, in rich's log layout
+def test_torchruns_failed_child_in_richs_layout_names_the_local_rank(tmp_path):
+    # rich puts the record's source column after "of" and wraps "binary: ..." onto the next line
+    lines = ["Loading checkpoint shards: 100%|██████████| 12/12 [01:05<00:00,  5.41s/it]"]
+    lines += [f" WARNING  Sending process {pid} closing signal SIGTERM         api.py:704"
+              for pid in (301, 302, 303, 305, 306, 308, 309)]
+    lines += [" ERROR    failed (exitcode: -9) local_rank: 3 (pid: 304) of  api.py:688", " binary: /usr/bin/python3 "]
+    v = verdict(tmp_path, {"launch.log": "\n".join(lines) + "\n"})
+    assert v.status == "failed" and v.initiating.rank == 3
