@@ -97,8 +97,7 @@ PATTERNS = (
                   "early stopping", "# Out of bounds values : 0 OK", "cleanly", "successfully", "normally",
                   "final eval", "Final eval", "final val", "Final val", "final test", "Final test",
                   "final metrics", "Final metrics", "final results", "Final results", "SUCCEEDED", "Succeeded",
-                  "COMPLETED", "' succeeded", "raining time", "raining seconds",
-                  "xited with", "inished with", "exit_status 0", "exit code 0", "exit status 0"),
+                  "COMPLETED", "' succeeded", "raining time", "raining seconds"),
         # also Lightning's end of fit ("`Trainer.fit` stopped: `max_epochs=3` reached."), the
         # Trainer's final metrics block, and a test run's summary with nothing failed
         regex=(
@@ -122,11 +121,6 @@ PATTERNS = (
             # pod's phase, Slurm's seff `State: COMPLETED (exit code 0)`), and Ray's job summary
             r"|^(?:(?:job )?status|state|phase)\s*[:=]\s*(?:SUCCEEDED|Succeeded|COMPLETED \(exit code 0\))\s*$"
             r"|^Job '[^']+' succeeded\s*$"
-            # a launcher's, an IDE's or a batch system's record that the job's process exited
-            # with status 0 ("torchrun exited with 0", "Process finished with exit code 0",
-            # Grid Engine's "job 4711.1 finished: exit_status 0", "container exited with code 0")
-            r"|\b(?:exited|finished|terminated|completed|ended)\b[^\n]{0,20}?"
-            r"\b(?:with(?: exit)?(?: code| status)?|exit[ _](?:status|code))[ :=]*0(?:$|[^\w.])"
         ),
         level="INFO",
         examples=(
@@ -147,9 +141,6 @@ PATTERNS = (
             "status: SUCCEEDED",
             "State: COMPLETED (exit code 0)",
             "Job 'raysubmit_wP3kd9aXbYu2Lr7c' succeeded",
-            "torchrun exited with 0 at 04:04:44",
-            "12/07/2026 04:04:44|execd|vm|I|job 4711.1 finished: exit_status 0, wallclock 41s",
-            "Process finished with exit code 0",
         ),
         near_misses=(
             "Download completed successfully",
@@ -159,9 +150,7 @@ PATTERNS = (
             "Training time per step: 0.41 s (estimate)",
             "status: RUNNING",
             "State: COMPLETED (exit code 1)",
-            "Process finished with exit code 1",
-            "torchrun exited with 0x1 status",
-            "srun: error: nid001: task 3: Exited with exit code 137",
+
             "11/30/2026 04:34:43 - INFO - train - Training started",
             "# Out of bounds values : 12 FAILED",
             "# Avg bus bandwidth    : 5.14095 ",
@@ -225,6 +214,30 @@ PATTERNS = (
             "Epoch 3: 45%|████▌     | 450/1000 [10:01<12:15,  1.34s/it, loss=0.412]",
             "val_loss: 0.71 - val_accuracy: 0.88",
             "iter 40 loss_scale: 65536.0000 lr: 0.0001",
+        ),
+    ),
+    # a launcher's, an IDE's or a batch system's record that a process exited with status 0
+    # ("torchrun exited with 0", "Process finished with exit code 0", Grid Engine's "job 4711.1
+    # finished: exit_status 0", compose's "trainer-0 exited with code 0"): one process's clean end,
+    # a healthy end where nothing failed, but no recovery from another process's failure (the
+    # run's own "completed" line is app.run_completed's)
+    Pattern(
+        "app.exit_status_zero",
+        triggers=("xited with", "inished with", "exit_status 0", "exit code 0", "exit status 0"),
+        regex=(
+            r"(?i)\b(?:exited|finished|terminated|completed|ended)\b[^\n]{0,20}?"
+            r"\b(?:with(?: exit)?(?: code| status)?|exit[ _](?:status|code))[ :=]*0(?:$|[^\w.])"
+        ),
+        level="INFO",
+        examples=(
+            "torchrun exited with 0 at 04:04:44",
+            "12/07/2026 04:04:44|execd|vm|I|job 4711.1 finished: exit_status 0, wallclock 41s",
+            "Process finished with exit code 0",
+        ),
+        near_misses=(
+            "Process finished with exit code 1",
+            "torchrun exited with 0x1 status",
+            "srun: error: nid001: task 3: Exited with exit code 137",
         ),
     ),
     Pattern(

@@ -2887,3 +2887,14 @@ def test_torchruns_failed_child_in_richs_layout_names_the_local_rank(tmp_path):
     lines += [" ERROR    failed (exitcode: -9) local_rank: 3 (pid: 304) of  api.py:688", " binary: /usr/bin/python3 "]
     v = verdict(tmp_path, {"launch.log": "\n".join(lines) + "\n"})
     assert v.status == "failed" and v.initiating.rank == 3
+
+
+def test_one_process_exiting_zero_is_no_recovery_from_anothers_failure(tmp_path):
+    # the clean exit of one worker, printed after another rank's traceback, ends nothing of the failure
+    text = ("[rank1]: Traceback (most recent call last):\n"
+            '[rank1]:   File "/srv/train.py", line 40, in <module>\n'
+            "[rank1]:     main()\n"
+            "[rank1]: KeyError: 'input_ids'\n"
+            "worker-0 exited with code 0\n")
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed" and v.initiating.rank == 1

@@ -6,13 +6,16 @@
 
 -- Evidence of a healthy end: the run said it finished, its launcher saw every
 -- worker exit 0 (torchrun's summary, or its per-worker torchelastic events in the
--- SUCCEEDED state), or the process group was torn down at the interpreter's exit.
+-- SUCCEEDED state), a process's exit status 0 was recorded, or the process group was
+-- torn down at the interpreter's exit. (One process's clean exit is no recovery from
+-- another's failure: only the run's own completion lines make job_completion.)
 -- Where the run said it finished as a whole, per file (job_completion), a failure
 -- above it in the same file was recovered from (an elastic restart's next attempt).
 CREATE OR REPLACE TEMP TABLE completion_evidence AS
 SELECT file, line_no, line_end, rank, node, kind, ts, ts_aligned, ts_estimated, message
 FROM events
-WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded', 'c10d.exit_without_destroy')
+WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded', 'c10d.exit_without_destroy',
+               'app.exit_status_zero')
    OR (kind = 'deepspeed.launcher_exit' AND attrs['exitcode'] = '0')
    OR (kind = 'torchrun.elastic_status' AND attrs['state'] = 'SUCCEEDED');
 
