@@ -51,6 +51,7 @@ from correlator.verdict import (
     Verdict,
     ranges,
 )
+from parsers.kinds import METRIC_RECORDS, sql_list
 
 CONTEXT_EVENTS = 100  # events kept before the first deviating line in the JSON
 MIN_CONFIDENCE = 0.35  # below this the verdict is "inconclusive"
@@ -1088,13 +1089,12 @@ def _survived_anomalies(con: duckdb.DuckDBPyConnection) -> str | None:
     and nothing of a run that stopped (a pasted warning, a test run's noise) say nothing
     failed either. A log whose progress stops at or before its last anomaly stays
     inconclusive: it may have hung there."""
-    row = one(con, """
+    row = one(con, f"""
         WITH w AS (SELECT file, rank, max(coalesce(line_end, line_no)) AS last_warn, count(*) AS n,
                           count(*) FILTER (WHERE level = 'WARNING') AS n_warn
                    FROM events
                    WHERE level IN ('WARNING', 'ERROR', 'CRITICAL')
-                      OR (kind IN ('app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine',
-                                   'app.loss_record', 'app.iteration_record')
+                      OR (kind IN ({sql_list(METRIC_RECORDS)})
                           AND (lower(attrs['grad_norm']) IN ('nan', 'inf') OR lower(attrs['loss']) IN ('nan', 'inf')))
                    GROUP BY file, rank)
         SELECT sum(w.n), sum(w.n_warn), (SELECT count(*) FROM stream_progress),

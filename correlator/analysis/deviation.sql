@@ -107,9 +107,7 @@ GROUP BY b.rank;
 CREATE OR REPLACE TEMP TABLE stream_progress AS
 SELECT file, rank, max(line_no) AS last_line, max(ts_aligned) AS last_ts
 FROM events
-WHERE kind IN ('app.step_metrics', 'app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine',
-               'app.loss_record', 'app.iteration_record', 'app.run_completed',
-               'transformers.trainer_log')
+WHERE kind IN ($STREAM_WENT_ON)
 GROUP BY file, rank;
 
 -- Candidates for the first deviating line, in the order they are preferred:

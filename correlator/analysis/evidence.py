@@ -7,11 +7,20 @@ from importlib import resources
 import duckdb
 
 from correlator.verdict import Evidence
+from parsers import kinds
 
 
 def sql_file(name: str) -> str:
-    """A named query of this package (``correlator/analysis/<name>``)."""
-    return resources.files("correlator.analysis").joinpath(name).read_text()
+    """A named query of this package (``correlator/analysis/<name>``), with the kind
+    groups of ``parsers.kinds`` written in where it names them (``$TRAINING_RECORDS``)."""
+    text = resources.files("correlator.analysis").joinpath(name).read_text()
+    return _with_kind_groups(text)
+
+
+def _with_kind_groups(sql: str) -> str:
+    for name in ("TRAINING_RECORDS", "METRIC_RECORDS", "STREAM_WENT_ON"):
+        sql = sql.replace(f"${name}", kinds.sql_list(getattr(kinds, name)))
+    return sql
 
 
 def cite(row: dict) -> Evidence:

@@ -16,6 +16,7 @@ import duckdb
 
 from correlator.analysis.classifier import Phase
 from correlator.analysis.evidence import sql_file
+from parsers.kinds import TRAINING_RECORDS, sql_list
 
 STARTUP_S = 60.0  # with no step logged, an error this soon after the job's first line is a start-up error
 
@@ -62,8 +63,7 @@ def _progress_above(con: duckdb.DuckDBPyConnection, file: str | None, line_no: i
         return False
     return bool(con.execute(
         "SELECT count(*) FROM events WHERE file = ? AND line_no < ? AND (kind IN "
-        "('app.step_metrics', 'app.trainer_metrics', 'app.epoch_progress', 'app.epoch_progress_mmengine', "
-        "'app.loss_record', 'app.iteration_record', 'transformers.trainer_log') "
+        f"({sql_list(TRAINING_RECORDS | {'transformers.trainer_log'})}) "
         "OR (kind = 'app.progress_bar' AND (? OR NOT regexp_matches(message, ?))))",
         [file, line_no, set_up_bars, _SET_UP_BAR],
     ).fetchone()[0])

@@ -55,10 +55,9 @@ from datetime import datetime
 
 import polars as pl
 
-PROGRESS_KINDS = frozenset({
-    "app.step_metrics", "app.trainer_metrics", "app.epoch_progress", "app.epoch_progress_mmengine",
-    "app.loss_record", "app.iteration_record", "app.progress_bar",
-})
+from parsers.kinds import COUNTED_PROGRESS
+
+PROGRESS_KINDS = COUNTED_PROGRESS
 # attrs that carry the step of a progress kind
 _STEP_ATTRS = ("step", "iter", "done")
 # an integer that is not part of a date, a time, a decimal or a longer token

@@ -1,0 +1,35 @@
+"""Groups of event kinds that later steps read by what they mean, defined once.
+
+The analysis (SQL and Python), ``watch`` and the rules each ask "is this line the
+run's training progress?" or "does this line carry a loss or a gradient norm?".
+Each answer is one of the sets below, so that a parser's new progress kind counts
+everywhere at once (``tests/test_kinds.py`` checks every kind here is one a
+pattern emits, and that the rules reading metric records name this set).
+"""
+
+from __future__ import annotations
+
+# The job's own per-step or per-interval records: the run made progress when one prints.
+TRAINING_RECORDS: frozenset[str] = frozenset({
+    "app.step_metrics",
+    "app.trainer_metrics",
+    "app.epoch_progress",
+    "app.epoch_progress_mmengine",
+    "app.loss_record",
+    "app.iteration_record",
+})
+
+# Records that carry a loss or a gradient norm as attrs: where non-finite values are read.
+METRIC_RECORDS: frozenset[str] = TRAINING_RECORDS - {"app.step_metrics"}
+
+# Lines that say a stream went on (its errors before them did not stop it): the
+# training records, the run's own completion line and the HF Trainer's log records.
+STREAM_WENT_ON: frozenset[str] = TRAINING_RECORDS | {"app.run_completed", "transformers.trainer_log"}
+
+# What `watch` reads a step counter from: the records and progress bars.
+COUNTED_PROGRESS: frozenset[str] = TRAINING_RECORDS | {"app.progress_bar"}
+
+
+def sql_list(kinds: frozenset[str]) -> str:
+    """The kinds as a SQL list of string literals (sorted: the query text is stable)."""
+    return ", ".join(f"'{k}'" for k in sorted(kinds))
