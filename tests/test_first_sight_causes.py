@@ -1223,8 +1223,8 @@ def _reports(fmt: str, ranks, seq: int = 88) -> str:
 def test_the_rank_missing_from_the_timeout_reports_is_the_one_they_waited_for(tmp_path, fmt, reporting, missing):
     v = verdict(tmp_path, {"console.log": "Loading shards: 100%|##########| 4/4\n" + _reports(fmt, reporting)})
     assert v.status == "failed" and v.root_cause.category == "nccl_timeout_hang"
-    # a suspect from absence alone, said as such: not named the culprit
-    assert v.initiating.kind == "unknown" and v.initiating.rank is None
+    # a suspect from absence alone: named, at a suspect's confidence, and said so
+    assert v.initiating.kind == "rank" and v.initiating.rank == missing and v.initiating.confidence <= 0.5
     assert v.root_cause.title.startswith("Suspect") and f"rank {missing} reports none" in v.root_cause.explanation
     assert {r for c in v.collateral for r in c.ranks} == set(reporting)
 
@@ -2898,3 +2898,49 @@ def test_one_process_exiting_zero_is_no_recovery_from_anothers_failure(tmp_path)
             "worker-0 exited with code 0\n")
     v = verdict(tmp_path, {"console.log": text})
     assert v.status == "failed" and v.initiating.rank == 1
+
+
+# ---- session 30: ranks that time out waiting in different calls entered different collectives ----
+
+_GLOO_TIMEOUT = ("RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out "
+                 "waiting 30000ms for recv operation to complete")
+_IN_BACKWARD = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/exp/fit.py", line 211, in <module>\n'
+    "    loss.backward()\n"
+    '  File "/opt/venv/lib/python3.12/site-packages/torch/_tensor.py", line 648, in backward\n'
+    "    torch.autograd.backward(\n"
+    '  File "/opt/venv/lib/python3.12/site-packages/torch/autograd/__init__.py", line 353, in backward\n'
+    "    _engine_run_backward(\n"
+    '  File "/opt/venv/lib/python3.12/site-packages/torch/autograd/graph.py", line 824, in _engine_run_backward\n'
+    "    return Variable._execution_engine.run_backward(  # Calls into the C++ engine to run the backward pass\n"
+)
+_IN_BROADCAST = (
+    "Traceback (most recent call last):\n"
+    '  File "/srv/exp/fit.py", line 230, in <module>\n'
+    "    dist.broadcast(best, src=0)\n"
+    '  File "/opt/venv/lib/python3.12/site-packages/torch/distributed/c10d_logger.py", line 81, in wrapper\n'
+    "    return func(*args, **kwargs)\n"
+    '  File "/opt/venv/lib/python3.12/site-packages/torch/distributed/distributed_c10d.py", line 2772, in broadcast\n'
+    "    work.wait()\n"
+)
+
+
+def _ranked(rank: int, text: str, prefix: str) -> str:
+    return "".join(prefix.format(r=rank) + line + "\n" for line in text.splitlines())
+
+
+@pytest.mark.parametrize("prefix", ["[rank{r}]: ", "Mar 02 04:11:52 gpu-{r} train[77]: "])
+def test_the_rank_waiting_in_another_call_than_its_peers_ran_another_collective(tmp_path, prefix):
+    files = {f"rank{r}.log": _ranked(r, (_IN_BROADCAST if r == 2 else _IN_BACKWARD) + _GLOO_TIMEOUT, prefix)
+             for r in range(4)}
+    v = verdict(tmp_path, files)
+    assert v.root_cause.category == "collective_mismatch", v.root_cause.explanation
+    assert v.initiating.rank == 2
+
+
+def test_ranks_waiting_in_one_call_ran_no_other_collective(tmp_path):
+    files = {f"rank{r}.log": _ranked(r, _IN_BACKWARD + _GLOO_TIMEOUT, "[rank{r}]: ") for r in range(4)}
+    v = verdict(tmp_path, files)
+    assert v.root_cause.category == "nccl_timeout_hang"
+    assert v.initiating.rank is None

@@ -201,3 +201,72 @@ def test_a_directory_of_separate_jobs_says_so_and_suggests_batch(tmp_path):
     # one job's node directories run at the same time: analysed as one job
     one = analyze(str(samples / "two-node-faketime-skew"), options=QUIET)
     assert one.status == "failed" and "separate jobs" not in (one.status_reason or "")
+
+
+# A run that trained on after a warning is healthy only where its records do not stop
+# inside a loop they count through: a snapshot of a running job is not a run that ended.
+WARN = "2026-12-01 20:00:00,500 - WARNING - py.warnings - UserWarning: the grad strides do not match the bucket view\n"
+LOOP_STEP = "2026-12-01 20:00:{s:02d},000 - INFO - train - [{r}/2] epoch {e}/3 step {n} batch {b}/4 loss 0.5\n"
+MEGATRON = (" [2026-12-01 20:00:{s:02d}] iteration {n:>8}/{total:>8} | consumed samples: {c:>8} | "
+            "lm loss: 2.1E+00 | grad norm: 1.1 |\n")
+
+
+def _loop_job(root: Path, batches: int) -> Path:
+    files = {}
+    for r in range(2):
+        lines = [WARN]
+        for i in range(batches):
+            lines.append(LOOP_STEP.format(s=1 + i, r=r, e=1 + i // 4, n=i + 1, b=i % 4 + 1))
+        files[f"rank{r}.log"] = "".join(lines)
+    return write_job(root, files)
+
+
+@pytest.mark.parametrize(("batches", "status"), [(12, "healthy"), (10, "inconclusive"), (6, "inconclusive"),
+                                                  (9, "inconclusive")])
+def test_progress_after_a_warning_is_healthy_only_at_a_loops_end(tmp_path, batches, status):
+    # 12 batches end epoch 3 of 3; 10 end inside epoch 3, 6 inside epoch 2
+    v = analyze(_loop_job(tmp_path, batches), options=QUIET)
+    assert v.status == status, v.status_reason
+
+
+@pytest.mark.parametrize(("last", "status"), [(50, "healthy"), (30, "inconclusive")])
+def test_a_stated_iteration_total_says_whether_the_log_stops_mid_run(tmp_path, last, status):
+    lines = [WARN] + [MEGATRON.format(s=i // 10, n=i, total=50, c=i * 64) for i in range(10, last + 1, 10)]
+    v = analyze(write_job(tmp_path, {"console.log": "".join(lines)}), options=QUIET)
+    assert v.status == status, v.status_reason
+
+
+def test_a_position_that_does_not_move_is_no_loop(tmp_path):
+    # "[1/2]" is the rank of the world on every line: the stream counts through no loop
+    line = "2026-12-01 20:00:{s:02d},000 - INFO - train - [1/2] step {n} loss 0.5\n"
+    text = WARN + "".join(line.format(s=1 + i, n=i) for i in range(5))
+    v = analyze(write_job(tmp_path, {"rank1.log": text}), options=QUIET)
+    assert v.status == "healthy", v.status_reason
+
+
+# docker compose's console: one stream per service (the services have no rank)
+COMPOSE_TRACEBACK = (
+    "{svc}  | Traceback (most recent call last):\n"
+    '{svc}  |   File "/app/train.py", line 40, in <module>\n'
+    '{svc}  |     label = batch["label"]\n'
+    "{svc}  | KeyError: 'label'\n"
+)
+COMPOSE_STEP = "{svc}  | 2026-12-01 20:00:{s:02d},000 INFO step {n} loss 2.30\n"
+
+
+def test_one_services_steps_are_not_anothers_training_on(tmp_path):
+    text = (COMPOSE_STEP.format(svc="job-worker-1", s=1, n=1) + COMPOSE_STEP.format(svc="job-worker-2", s=1, n=1)
+            + COMPOSE_TRACEBACK.format(svc="job-worker-2") + COMPOSE_STEP.format(svc="job-worker-1", s=2, n=2)
+            + COMPOSE_STEP.format(svc="job-worker-1", s=3, n=3))
+    v = analyze(write_job(tmp_path, {"console.log": text}), options=QUIET)
+    assert v.status == "failed", v.status_reason
+    assert v.root_cause is not None and "KeyError" in v.root_cause.evidence.text
+    assert v.initiating.node == "job-worker-2"
+
+
+def test_a_service_that_trains_on_after_its_own_error_survived_it(tmp_path):
+    text = (COMPOSE_STEP.format(svc="job-worker-1", s=1, n=1) + COMPOSE_STEP.format(svc="job-worker-2", s=1, n=1)
+            + COMPOSE_TRACEBACK.format(svc="job-worker-2") + COMPOSE_STEP.format(svc="job-worker-1", s=2, n=2)
+            + COMPOSE_STEP.format(svc="job-worker-2", s=2, n=2))
+    v = analyze(write_job(tmp_path, {"console.log": text}), options=QUIET)
+    assert v.status != "failed", v.status_reason

@@ -39,7 +39,7 @@ from correlator.analysis.hypotheses import (
 from correlator.analysis.outcome import phase_of
 from correlator.analysis.rendezvous import late_node
 from correlator.analysis.rulebook import LoadedRule
-from correlator.analysis.stopped import StoppedShort, stopped_short
+from correlator.analysis.stopped import StoppedShort, mid_loop, stopped_short
 from correlator.verdict import (
     ClockOffset,
     Collateral,
@@ -53,6 +53,7 @@ from correlator.verdict import (
 )
 from parsers.kinds import METRIC_RECORDS, sql_list
 
+SUSPECT_CONFIDENCE = 0.5  # a rank named from the absence of its report, not from a line of its own
 CONTEXT_EVENTS = 100  # events kept before the first deviating line in the JSON
 MIN_CONFIDENCE = 0.35  # below this the verdict is "inconclusive"
 
@@ -301,8 +302,10 @@ def decide(
         top.notes.append("the ranks' reports name each other alike: which one is odd is not in the logs")
     if top.inference == "missing_reporter":
         # absence alone: the rank is the suspect to look at first, not established (the
-        # missing report may be a cut paste, or the rank may have printed it elsewhere)
-        witness_only = True
+        # missing report may be a cut paste, or the rank may have printed it elsewhere):
+        # named, at the confidence of a suspect
+        confidence = min(confidence, SUSPECT_CONFIDENCE)
+        top.notes.append("named from absence alone: the suspect to look at first, not an established culprit")
     kind = ("external" if external else "all_ranks" if all_ranks
             else "unknown" if witness_only
             else "rank" if top.rank is not None or top.node is not None else "unknown")
@@ -1090,20 +1093,25 @@ def _survived_anomalies(con: duckdb.DuckDBPyConnection) -> str | None:
     failed either. A log whose progress stops at or before its last anomaly stays
     inconclusive: it may have hung there."""
     row = one(con, f"""
-        WITH w AS (SELECT file, rank, max(coalesce(line_end, line_no)) AS last_warn, count(*) AS n,
+        WITH w AS (SELECT file, rank, stream_node(rank, node) AS node_key,
+                          max(coalesce(line_end, line_no)) AS last_warn, count(*) AS n,
                           count(*) FILTER (WHERE level = 'WARNING') AS n_warn
                    FROM events
                    WHERE level IN ('WARNING', 'ERROR', 'CRITICAL')
                       OR (kind IN ({sql_list(METRIC_RECORDS)})
                           AND (lower(attrs['grad_norm']) IN ('nan', 'inf') OR lower(attrs['loss']) IN ('nan', 'inf')))
-                   GROUP BY file, rank)
+                   GROUP BY ALL)
         SELECT sum(w.n), sum(w.n_warn), (SELECT count(*) FROM stream_progress),
                count(*) FILTER (WHERE s.last_line > w.last_warn),
                count(*) FILTER (WHERE s.last_line <= w.last_warn)
-        FROM w LEFT JOIN stream_progress s ON s.file = w.file AND s.rank IS NOT DISTINCT FROM w.rank""", [])
+        FROM w LEFT JOIN stream_progress s ON s.file = w.file AND s.rank IS NOT DISTINCT FROM w.rank
+                                           AND s.node_key IS NOT DISTINCT FROM w.node_key""", [])
     if not row or not row[0]:
         return None
     n_any, n_warn, any_progress, trained_after, stopped_at = row
+    inside = mid_loop(con) if any_progress else None
+    if inside is not None and inside.n_streams and inside.n_inside == inside.n_streams:
+        return None  # every counted stream stopped inside its loop: the logs end mid-run, not at its end
     if trained_after and not stopped_at:  # no stream's progress stopped at its anomaly
         return f"{n_any} warning(s) or survived error(s), and it trained on after them"
     if not any_progress and n_warn == n_any:

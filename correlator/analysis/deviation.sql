@@ -100,15 +100,34 @@ SELECT b.rank, max(b.last - coalesce(o.shift, INTERVAL 0 SECOND)) AS t,
 FROM step_bounds b LEFT JOIN clock_offsets o ON o.node = b.node
 GROUP BY b.rank;
 
--- Training progress per stream (file and rank): its last line and time. An
--- error its own stream trained on after (in line order: pastes have no stamps,
--- and a retried read takes less than a second) did not stop the run. Progress
--- bars do not count: tqdm redraws its bar as the exception unwinds.
+-- Training progress per stream (file, rank and, for lines of no rank, node): its
+-- last line and time. An error its own stream trained on after (in line order:
+-- pastes have no stamps, and a retried read takes less than a second) did not stop
+-- the run. Progress bars do not count: tqdm redraws its bar as the exception unwinds.
+-- A console of services with no rank (docker compose's `trainer-1  | `, a pod's
+-- prefix) is one stream per service: one service's steps are not another's training
+-- on after its error. Progress of no known node counts for every node of its file,
+-- and a line of no known node is survived by any progress of its file and rank.
+CREATE OR REPLACE TEMP MACRO stream_node(rank, node) AS CASE WHEN rank IS NULL THEN node END;
+
 CREATE OR REPLACE TEMP TABLE stream_progress AS
-SELECT file, rank, max(line_no) AS last_line, max(ts_aligned) AS last_ts
-FROM events
-WHERE kind IN ($STREAM_WENT_ON)
-GROUP BY file, rank;
+WITH p AS (
+    SELECT file, rank, stream_node(rank, node) AS node_key, max(line_no) AS last_line, max(ts_aligned) AS last_ts
+    FROM events
+    WHERE kind IN ($STREAM_WENT_ON)
+    GROUP BY ALL
+),
+keys AS (
+    SELECT file, rank, node_key FROM p
+    UNION SELECT file, rank, NULL FROM p
+    UNION SELECT f.file, NULL, unnest(f.nodes)
+          FROM files f WHERE f.file IN (SELECT file FROM p WHERE rank IS NULL)
+)
+SELECT k.file, k.rank, k.node_key, max(p.last_line) AS last_line, max(p.last_ts) AS last_ts
+FROM keys k
+JOIN p ON p.file = k.file AND p.rank IS NOT DISTINCT FROM k.rank
+      AND (k.node_key IS NULL OR p.node_key IS NULL OR p.node_key = k.node_key)
+GROUP BY ALL;
 
 -- Candidates for the first deviating line, in the order they are preferred:
 -- the earliest second first; within a second, root-cause signatures before
@@ -135,6 +154,7 @@ SELECT d.*,
 FROM deviating d
 LEFT JOIN last_progress p ON p.rank = d.subject_rank
 LEFT JOIN stream_progress sp ON sp.file = d.file AND sp.rank IS NOT DISTINCT FROM d.rank
+                          AND sp.node_key IS NOT DISTINCT FROM stream_node(d.rank, d.node)
 LEFT JOIN stamp_bounds sb ON sb.file = d.file AND sb.line_no = d.line_no
 LEFT JOIN (SELECT file, max(line_no) AS last_line FROM events WHERE kind = 'app.run_completed' GROUP BY file) dc
   ON dc.file = d.file

@@ -36,6 +36,7 @@ SELECT f.* FROM findings f
 WHERE f.role = 'collateral'
   AND NOT EXISTS (SELECT 1 FROM stream_progress s
                   WHERE s.file = f.file AND s.rank IS NOT DISTINCT FROM f.printed_by
+                    AND s.node_key IS NOT DISTINCT FROM stream_node(f.printed_by, f.node)
                     AND s.last_line > coalesce(f.line_end, f.line_no))
   AND NOT EXISTS (SELECT 1 FROM events c
                   WHERE c.kind = 'app.run_completed' AND c.file = f.file
@@ -198,6 +199,28 @@ WITH r AS (
 )
 SELECT *, CASE WHEN (SELECT count(printed_by) FROM r) = 0 THEN pg_rank ELSE printed_by END AS who FROM r;
 
+-- A wait's traceback, read with its exception line: the frames folded into the
+-- event, or (a prefix the fold does not see through: syslog's, a rank label) the lines
+-- of the same stream from the traceback's header down to it.
+CREATE OR REPLACE TEMP TABLE timeout_tracebacks AS
+WITH t AS (
+    SELECT f.printed_by, e.rank, e.node, e.file, e.line_no, e.line_end, e.message, e.ts_aligned
+    FROM echoes f JOIN events e ON e.file = f.file AND e.line_no = f.line_no
+    -- (a wait that timed out, or one its peer's end cut short: both name the call it was in)
+    WHERE f.role = 'collateral' AND f.category IN ('nccl_timeout_hang', 'nccl_network') AND f.printed_by IS NOT NULL
+),
+head AS (
+    SELECT t.file, t.line_no, max(h.line_no) AS tb_start
+    FROM t JOIN events h ON h.file = t.file AND h.rank IS NOT DISTINCT FROM t.rank
+                        AND h.line_no BETWEEN t.line_no - 200 AND t.line_no
+    WHERE h.message LIKE '%Traceback (most recent call last)%'
+    GROUP BY ALL
+)
+SELECT t.*, coalesce((SELECT string_agg(x.message, chr(10) ORDER BY x.line_no) FROM events x
+                      WHERE x.file = t.file AND x.rank IS NOT DISTINCT FROM t.rank
+                        AND x.line_no BETWEEN h.tb_start AND t.line_no), t.message) AS tb
+FROM t LEFT JOIN head h ON h.file = t.file AND h.line_no = t.line_no;
+
 CREATE OR REPLACE TEMP TABLE collective_claims AS
 WITH claims AS (
     SELECT TRY_CAST(attrs['peer_rank'] AS INTEGER) AS rank, 0 AS prio,
@@ -206,14 +229,17 @@ WITH claims AS (
            node, file, line_no, line_end, message, ts_aligned, false AS group_only
     FROM events WHERE kind = 'c10d.collective_mismatch' AND attrs['peer_rank'] IS NOT NULL
     UNION ALL
-    SELECT f.printed_by, 1,
-           {'seq': NULL, 'op': upper(replace(list_last(regexp_extract_all(
-                e.message, 'distributed_c10d\.py", line \d+, in (\w+)', 1)), '_', '')),
+    -- a timeout's traceback says the call the rank waited in: its last torch.distributed
+    -- collective, else its innermost frame (DDP's all-reduce runs inside autograd's
+    -- backward: `_engine_run_backward`); ranks waiting in different calls entered
+    -- different collectives
+    SELECT printed_by, 1,
+           {'seq': NULL, 'op': upper(replace(coalesce(
+                list_last(regexp_extract_all(tb, 'distributed_c10d\.py", line \d+, in (\w+)', 1)),
+                list_last(regexp_extract_all(tb, 'File "[^"\n]+", line \d+, in (\w+)', 1))), '_', '')),
             'shape': NULL, 'dtype': NULL},
-           e.node, e.file, e.line_no, e.line_end, e.message, e.ts_aligned, false
-    FROM echoes f JOIN events e ON e.file = f.file AND e.line_no = f.line_no
-    WHERE f.role = 'collateral' AND f.category = 'nccl_timeout_hang' AND f.printed_by IS NOT NULL
-      AND e.message LIKE '%distributed_c10d.py", line%'
+           node, file, line_no, line_end, message, ts_aligned, false
+    FROM timeout_tracebacks WHERE tb LIKE '%File "%", line %'
     UNION ALL
     -- the watchdog's own timeout line names the collective the rank waited in (SeqNum,
     -- OpType, NumelIn): comparable across ranks only within one process group, so only

@@ -76,6 +76,7 @@ SELECT e.file, e.line_no, e.line_end, e.rank, e.node, e.kind, e.level, e.ts, e.t
 FROM cand e
 LEFT JOIN event_role r ON r.file = e.file AND r.line_no = e.line_no
 LEFT JOIN stream_progress s ON s.file = e.file AND s.rank IS NOT DISTINCT FROM e.rank
+                           AND s.node_key IS NOT DISTINCT FROM stream_node(e.rank, e.node)
 LEFT JOIN last_progress p ON p.rank = e.rank
 LEFT JOIN job_completion c ON c.file = e.file
 LEFT JOIN stamp_bounds sb ON sb.file = e.file AND sb.line_no = e.line_no
@@ -108,6 +109,7 @@ CREATE OR REPLACE TEMP TABLE survived_findings AS
 SELECT DISTINCT f.file, f.line_no
 FROM findings f
 JOIN stream_progress s ON s.file = f.file AND s.rank IS NOT DISTINCT FROM f.printed_by
+                      AND s.node_key IS NOT DISTINCT FROM stream_node(f.printed_by, f.node)
 WHERE f.role = 'collateral' AND s.last_line > coalesce(f.line_end, f.line_no)
 UNION
 SELECT DISTINCT f.file, f.line_no

@@ -11,21 +11,38 @@ rank, or ranks that stopped at different times, only say the logs are incomplete
 
 A warning or a survived error earlier in such a run is no evidence that it
 ended well (``decide._survived_anomalies`` would otherwise call it healthy).
+
+Most step lines state no run total, but nearly every training loop prints where it
+stands in some loop: ``batch 30/50``, ``Epoch 3/10``, ``iteration 48/ 50``. A
+counter is a ``N/M`` position whose ``M`` stays the same while its ``N`` moves over a
+stream's records (a rank label ``1/3`` does not move, a date is no position). A
+stream whose last record stands short of such a counter's end stopped inside the
+loop (``mid_loop``): a snapshot of a running job, or a job stopped from outside,
+not a run that ended, whatever it survived before.
 """
 
 from __future__ import annotations
 
+import re
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import pairwise
 
 import duckdb
 
 from correlator.analysis.evidence import rows
+from parsers.kinds import TRAINING_RECORDS, sql_list
 
 # the ranks' last lines must fall within this many of the run's median step interval
 # of each other (and within at least MIN_SPREAD_S seconds)
 STEP_INTERVALS = 5
 MIN_SPREAD_S = 5.0
+# a stream's records read for its loop counters (the last ones: where it stopped)
+LAST_RECORDS = 50
+MIN_POSITIONS = 3  # distinct positions of a counter before it is read as a loop
+# "N/M" not inside a date, a path, a version or a longer token
+_POSITION = re.compile(r"(?<![\w/.:-])(\d{1,9})\s*/\s*(\d{1,9})(?![\w/.:-])")
 
 
 @dataclass(frozen=True)
@@ -74,3 +91,66 @@ def stopped_short(con: duckdb.DuckDBPyConnection) -> StoppedShort | None:
         step=max(r["step"] for r in stated), total=max(r["total"] for r in stated), n_ranks=len(stated),
         together=together, last=last[0] if last else None,
     )
+
+
+@dataclass(frozen=True)
+class MidLoop:
+    n_streams: int  # streams whose records count through a loop
+    n_inside: int  # of them, those whose last record stands short of a loop's end
+    last: dict | None  # such a stream's last record
+
+
+def mid_loop(con: duckdb.DuckDBPyConnection) -> MidLoop:
+    """Which streams (a rank's records, or a file's of no known rank) stopped inside a
+    loop their records count through."""
+    # a rank's stream runs across files (rotated logs, restarts' directories) in time order;
+    # records of no known rank are their file's stream
+    recs = rows(con, f"""
+        SELECT coalesce('rank ' || rank, file) AS stream, file, rank, line_no, message, ts_aligned
+        FROM events WHERE kind IN ({sql_list(TRAINING_RECORDS)})
+        QUALIFY row_number() OVER (PARTITION BY stream ORDER BY ts_aligned DESC NULLS LAST, file DESC,
+                                   line_no DESC) <= {LAST_RECORDS}
+        ORDER BY stream, ts_aligned NULLS FIRST, file, line_no""")
+    streams: dict[str, list[dict]] = defaultdict(list)
+    for r in recs:
+        streams[r["stream"]].append(r)
+    n_streams = n_inside = 0
+    last = None
+    for records in streams.values():
+        inside = _stops_inside(records)
+        if inside is None:
+            continue
+        n_streams += 1
+        if inside:
+            n_inside += 1
+            last = records[-1]
+    return MidLoop(n_streams=n_streams, n_inside=n_inside, last=last)
+
+
+def _stops_inside(records: list[dict]) -> bool | None:
+    """True where the last record stands short of a loop's end, False where it stands at
+    every loop's end, None where the records count through no loop (three positions at
+    least: two say little of an interval).
+
+    A loop's end is where its records have shown it to be: ``M`` where a record reached
+    ``M/M``; else, where the loop has restarted, the furthest position it printed (a loop
+    logged every 10 of 46 ends at ``44/46``); else within one logging interval of ``M``."""
+    seen: dict[tuple[int, int], list[int]] = defaultdict(list)  # (position in line, M) -> the Ns, in order
+    for r in records:
+        for i, m in enumerate(_POSITION.finditer(r["message"] or "")):
+            seen[(i, int(m.group(2)))].append(int(m.group(1)))
+    loops = {key: ns for key, ns in seen.items() if len(set(ns)) >= MIN_POSITIONS and 1 < key[1] >= max(ns)}
+    if not loops:
+        return None
+    final = [(i, int(m.group(1)), int(m.group(2))) for i, m in enumerate(_POSITION.finditer(records[-1]["message"] or ""))]
+    return any((i, total) in loops and n < _loop_end(loops[(i, total)], total) for i, n, total in final)
+
+
+def _loop_end(ns: list[int], total: int) -> int:
+    if total in ns:
+        return total
+    if any(b < a for a, b in pairwise(ns)):  # it restarted: its furthest position is where it ends
+        return max(ns)
+    xs = sorted(set(ns))
+    interval = min(b - a for a, b in pairwise(xs))
+    return total - interval + 1  # the last position a loop logged every ``interval`` may print

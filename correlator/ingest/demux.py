@@ -585,7 +585,7 @@ _TABLE_ROW = r"\S {3,}\S+ {3,}\S"
 _NOT_A_HEAD = r"(?:[|+│┃╮╯┐┘]|[-=]{3})\s*$"
 _LINE_START = (
     r"^(?:\[?[IWEF]\d{4} \d\d:\d\d|\[?[IWEF] [\w/.-]+\.(?:cpp|cc|h|hpp):\d+\]"
-    r"|\[?\d{4}-\d\d-\d\d[T ]\d\d:|\[?[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d "
+    r"|\s?\[?\d{4}-\d\d-\d\d[T ]\d\d:|\[?[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d "
     r"|Traceback \(most recent call last\):|During handling of the above exception"
     r"|The above exception was the direct cause|terminate called after throwing|[-=]{10,}\s*$"
     # NCCL's own header (host:pid:tid [dev]): a line of its own, however the line above ended
@@ -652,10 +652,14 @@ def join_hard_wraps(df: pl.DataFrame) -> pl.DataFrame:
     labelled = pl.DataFrame({"fi": keys, "l": text.str.contains(r"^ *\d+: ")}).select(
         pl.col("l").mean().over("fi") >= 0.5
     ).to_series()
+    # a line that starts as the line above did (a stamp, a name: not the middle of a
+    # word or a number) is the next record of one fixed-width format, not its piece
+    as_above = ((start == start.shift(1)) & start.str.contains(r"[A-Za-z\[]")).fill_null(False)
     cont = (
         after_head
         & (lens > 0)
         & ~usual_start.fill_null(False)
+        & ~as_above
         # "...[127.0.0.1]:259" + "97: Connection reset": a number cut in two, no srun
         # label, unless the file's lines mostly have one
         & ~(text.str.contains(_WRAP_PREFIX) & ~(cut_number & ~labelled))

@@ -59,8 +59,11 @@ _CONTINUATION_SHAPES = (
     r")"
 )
 # Lines that begin with whitespace but are events of their own.
+# (and a record stamped in brackets, or Megatron's per-interval record: " [2025-10-02
+# 12:20:48] iteration  48/  50 |", " iteration  5426/  250000 |", printed with a leading space)
 _INDENTED_BUT_OWN = (
-    r"^\s*(?:\d+%\||(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) {2,}|\[(?:WARNING|INFO|ERROR)\] )"
+    r"^\s*(?:\d+%\||(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) {2,}|\[(?:WARNING|INFO|ERROR)\] "
+    r"|\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[.,\d]*\] |iteration\s+\d+/\s*\d+\s*\|)"
 )
 _CHAIN_MARKERS = (
     "During handling of the above exception, another exception occurred:",

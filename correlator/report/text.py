@@ -11,6 +11,7 @@ from correlator.verdict import Evidence, Verdict, ranges
 
 _WIDTH = 110
 _GROUPS_SHOWN = 8  # collateral groups told; the rest counted
+SUSPECT_BELOW = 0.6  # an initiator named at less confidence than this is said to be a suspect
 
 
 def _where(e: Evidence) -> str:
@@ -84,7 +85,8 @@ def render(v: Verdict) -> str:
                 where.append(f"local rank {i.local_rank}")
             if i.gpu:
                 where.append(f"GPU {i.gpu}")
-            add("Initiating: " + ", ".join(where))
+            suspect = f" (a suspect: confidence {i.confidence:.2f})" if i.confidence < SUSPECT_BELOW else ""
+            add("Initiating: " + ", ".join(where) + suspect)
     rc = v.root_cause
     if rc:
         add(f"Root cause: {rc.title} [{rc.category}]" + (f"  (rule {rc.rule_id})" if rc.rule_id else ""))
