@@ -34,6 +34,17 @@ def _fingerprint(prefix: str) -> str:
 
 
 PATTERNS = (
+    # init_process_group's store barrier while it waits (older releases, logged at INFO): the
+    # ranks that have arrived (worker_count) against the group's size
+    Pattern(
+        "c10d.store_barrier_waiting",
+        triggers=("Waiting in store based barrier",),
+        regex=(r"Waiting in store based barrier to initialize process group for rank: (?P<barrier_rank>\d+), "
+               r"key: \S+ \(world_size=(?P<world_size>\d+), worker_count=(?P<worker_count>\d+)"),
+        source=SOURCE,
+        examples=("Waiting in store based barrier to initialize process group for rank: 0, key: store_based_barrier_key:1 "
+                  "(world_size=2, worker_count=3, timeout=0:30:00)",),
+    ),
     # DDP's construction compares every rank's parameter count (_verify_param_shape_across_processes):
     # each rank names the first peer whose count differs from its own, so the rank that built
     # another model is the one the others name
@@ -251,9 +262,16 @@ PATTERNS = (
     Pattern(
         "c10d.desync_report",
         triggers=("are the lagging ranks that caused this timeout", "the lagging/dead/mismatched ranks that caused the desync"),
-        regex=r"\[(?P<lagging_ranks>[\d, ]+)\] (?:are the lagging ranks|joined but didn't finish collective #(?P<lag_seq>\d+))",
+        # (the first list the report gives: "[2] joined but didn't finish collective #12", or "[7] finished
+        # collective #182, but didn't join collective #183" where no rank is stuck inside one)
+        regex=(r"\[(?P<lagging_ranks>[\d, ]+)\] (?:are the lagging ranks"
+               r"|(?:joined but didn't finish|finished) collective #(?P<lag_seq>\d+))"),
         source=SOURCE,
         level="ERROR",
+        examples=(
+            "         - To our best knowledge, the lagging/dead/mismatched ranks that caused the desync are:\n"
+            "             [7] finished collective #182, but didn't join collective #183 (count from 1)",
+        ),
     ),
     Pattern(
         "c10d.monitored_barrier_failed",
@@ -316,6 +334,23 @@ PATTERNS = (
             "[rank1]:[W326 09:37:44.752383442 ProcessGroupNCCL.cpp:1487] Warning: WARNING: destroy_process_group() "
             "was not called before program exit, which can leak resources. For more info, please see "
             "https://pytorch.org/docs/stable/distributed.html#shutdown (function operator())",
+        ),
+    ),
+    # the watchdog's note, at INFO, that the process group it checks was shut down (the program's
+    # destroy_process_group() or abort at its end): the error it "found" is the shutdown itself
+    Pattern(
+        "c10d.process_group_shutdown",
+        triggers=("Process Group shutdown on rank",),
+        regex=r"^\[?I[\d :.]*[^\]]*ProcessGroupNCCL\.cpp:\d+\][^\n]*error set by ProcessGroupNCCL: Process Group shutdown on rank (?P<shutdown_rank>\d+)",
+        source=SOURCE,
+        level="INFO",
+        examples=(
+            "I0228 14:05:56.114109 1619334 ProcessGroupNCCL.cpp:484] [Rank 3] found async exception when checking for "
+            "NCCL errors: NCCL communicator encountered error set by ProcessGroupNCCL: Process Group shutdown on rank 3",
+        ),
+        near_misses=(
+            "E0228 14:05:56.114109 1619334 ProcessGroupNCCL.cpp:484] [Rank 3] found async exception when checking for "
+            "NCCL errors: NCCL communicator encountered error set by ProcessGroupNCCL: Process Group shutdown on rank 3",
         ),
     ),
 )

@@ -4,6 +4,9 @@ Horovod < 0.19 printed, per stalled tensor, ``<tensor> [missing ranks: 1, 3]`` f
 horovod/common/operations.cc after 60 s; the ranks named are the ones the others wait for.
 (Its later stall inspector prints ``Stalled ranks:`` and then ``<rank>: [<tensors>]`` lines,
 which a line-based reader cannot tell from an ``srun --label`` prefix: not read here.)
+
+horovodrun's Gloo launcher says when a worker exited non-zero: ``Process 2 exit with
+status code 1.`` (the worker's index is its rank).
 """
 
 from parsers.base import Pattern
@@ -11,6 +14,15 @@ from parsers.base import Pattern
 SOURCE = "horovod"
 
 PATTERNS = (
+    Pattern(
+        "horovod.worker_exit",
+        triggers=("exit with status code",),
+        regex=r"^Process (?P<failed_rank>\d+) exit with status code (?P<exitcode>-?[1-9]\d*)\.?\s*$",
+        source=SOURCE,
+        level="ERROR",
+        examples=("Process 2 exit with status code 1.",),
+        near_misses=("Process 2 exit with status code 0.",),
+    ),
     Pattern(
         "horovod.missing_ranks",
         triggers=("[missing ranks: ",),

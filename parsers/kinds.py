@@ -30,6 +30,16 @@ STREAM_WENT_ON: frozenset[str] = TRAINING_RECORDS | {"app.run_completed", "trans
 COUNTED_PROGRESS: frozenset[str] = TRAINING_RECORDS | {"app.progress_bar"}
 
 
+# A launcher's record that one of its workers exited non-zero (or on a signal): a pointer to a
+# rank, not a cause (their rules' role is context), but a failure of the job all the same.
+LAUNCHER_SAW_A_FAILURE: frozenset[str] = frozenset({
+    "torchrun.worker_failed",
+    "mpi.first_failed",
+    "mpi.process_exited",
+    "horovod.worker_exit",
+})
+
+
 def sql_list(kinds: frozenset[str]) -> str:
     """The kinds as a SQL list of string literals (sorted: the query text is stable)."""
     return ", ".join(f"'{k}'" for k in sorted(kinds))

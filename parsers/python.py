@@ -71,6 +71,17 @@ PATTERNS = (
             "  File \"train.py\", line 12 in <module>\n  File \"train.py\", line 3 in main",
         ),
     ),
+    # the interpreter's own refusal to start: the script (or -m module) it was given is not there
+    # on this machine ("python: can't open file 'train.py': [Errno 2] No such file or directory")
+    Pattern(
+        "python.script_not_found",
+        triggers=("can't open file ",),
+        regex=r"(?P<interpreter>[\w./-]*python[\w.]*): can't open file (?P<script>'[^'\n]+'|\S+): \[Errno (?P<errno>\d+)\]",
+        source=SOURCE,
+        level="ERROR",
+        examples=("python: can't open file 'tensorflow_mnist.py': [Errno 2] No such file or directory",
+                  "/usr/bin/python3: can't open file '/workspace/train.py': [Errno 2] No such file or directory"),
+    ),
     Pattern(
         "python.cuda_oom",
         triggers=("CUDA out of memory",),

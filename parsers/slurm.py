@@ -60,6 +60,45 @@ PATTERNS = (
             "the job to be terminated. The first process to do so was:\n\n  Process name: [[29322,1],1]\n  Exit code:    1",
         ),
     ),
+    # Open MPI's help texts when mpirun could not start the program: checked before launch, on
+    # every process alike ("unable to find the specified executable file, and therefore did not
+    # launch the job"), or on one node at its process's start ("could not access or execute an
+    # executable: ... Node: HOST ... while attempting to start process rank N")
+    Pattern(
+        "mpi.executable_not_found",
+        triggers=("was unable to find the specified executable file",),
+        regex=r"mpirun was unable to find the specified executable file,?\s*and therefore\s*did not launch the job",
+        level="ERROR",
+        examples=("mpirun was unable to find the specified executable file, and therefore\ndid not launch the job.  "
+                  "This error was first reported for process\nrank 0; it may have occurred for other processes as well.",),
+    ),
+    Pattern(
+        "mpi.exec_failed_on_node",
+        triggers=("was unable to launch the specified application",),
+        regex=(r"mpirun was unable to launch the specified application as it could\s*not\s*"
+               r"(?:access\s*or execute|find)\s*an\s*executable:"
+               r"(?:[\s\S]*?\bNode:\s*(?P<exec_node>[\w.-]+))?"
+               r"(?:[\s\S]*?while attempting to start process rank (?P<failed_rank>\d+))?"),
+        level="ERROR",
+        examples=(
+            "mpirun was unable to launch the specified application as it could not access\nor execute an executable:"
+            "\n\nExecutable: ./attention-mpi\nNode: rdma5\n\nwhile attempting to start process rank 8.",
+            "mpirun was unable to launch the specified application as it could not find\nan executable:\n\n"
+            "Executable: a.out_32\nNode: compil02\n\nwhile attempting to start process rank 1.",
+        ),
+    ),
+    # Open MPI's notice that it ended the job because a process exited non-zero (its
+    # "first process to do so" report, when printed, follows): a failure, whose rank it names
+    # there or nowhere
+    Pattern(
+        "mpi.job_aborted",
+        triggers=("Per user-direction, the job has been aborted",),
+        regex=(r"Primary job\s*terminated normally, but (?P<n_failed>\d+) process(?:es)? returned\s*"
+               r"a non-zero exit code\.?\s*Per user-direction, the job has been aborted"),
+        level="ERROR",
+        examples=("Primary job  terminated normally, but 1 process returned\na non-zero exit code. Per user-direction, "
+                  "the job has been aborted.",),
+    ),
     # Open MPI's help messages about a lost machine (orte/mca/errmgr help text, framed by
     # dashed lines): the daemon of a node stopped answering, or a peer process vanished. The
     # node is named on a line of its own ("Remote daemon: [[j,0],n] on node HOST", "hostname:
@@ -67,8 +106,9 @@ PATTERNS = (
     Pattern(
         "mpi.lost_daemon",
         triggers=("ORTE has lost communication with",),
+        # (the help text is one event: the node it names, on a line of its own, is read from it)
         regex=(r"ORTE has lost communication with (?:a remote daemon|its daemon located on node)"
-               r"(?:[\s\S]*?\n\s*hostname:\s+(?P<dead_node>[\w.-]+))?"),
+               r"(?:[\s\S]*?(?:\n\s*hostname:\s+|Remote daemon\s*: \[\[\d+,\d+\],\d+\] on node )(?P<dead_node>[\w.-]+))?"),
         level="ERROR",
         examples=("ORTE has lost communication with a remote daemon.",
                   " ORTE has lost communication with its daemon located on node:\n\n   hostname:  ip-10-1-2-3.ec2.internal"),
@@ -85,7 +125,8 @@ PATTERNS = (
     Pattern(
         "mpi.peer_disconnected",
         triggers=("An MPI communication peer process has unexpectedly disconnected",),
-        regex=r"An MPI communication peer process has unexpectedly disconnected",
+        regex=(r"An MPI communication peer process has unexpectedly disconnected"
+               r"(?:[\s\S]*?\n\s*Peer host:\s+(?P<dead_node>[\w.-]+))?"),
         level="ERROR",
     ),
     Pattern(
@@ -121,6 +162,17 @@ PATTERNS = (
                   "submitit WARNING (2022-08-12 02:06:11,453) - Caught signal SIGUSR2 on gpu-7: this job is timed-out.",
                   "submitit.core.utils.UncompletedJobError: Job not requeued because: timed-out and not checkpointable."),
         near_misses=("submitit WARNING (2022-08-12 02:06:11,453) - Caught signal SIGUSR2 on SERVER_NAME: this job is preempted.",),
+    ),
+    # submitit's word when Slurm preempts the job (its signal handler sees the job has not run
+    # out of time): the attempt was stopped from outside, whether or not it is requeued
+    Pattern(
+        "slurm.submitit_preempted",
+        triggers=("this job is preempted",),
+        regex=r"Caught signal (?P<signal_name>SIG\w+) on (?P<host>[\w.-]+): this job is preempted",
+        source=SOURCE,
+        level="ERROR",
+        examples=("submitit WARNING (2022-07-12 04:18:45,881) - Caught signal SIGHUP on learnfair0293: this job is preempted.",
+                  "submitit WARNING (2022-08-12 02:06:11,453) - Caught signal SIGUSR2 on SERVER_NAME: this job is preempted."),
     ),
     Pattern(
         "mpi.process_exited",

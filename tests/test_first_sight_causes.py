@@ -2944,3 +2944,143 @@ def test_ranks_waiting_in_one_call_ran_no_other_collective(tmp_path):
     v = verdict(tmp_path, files)
     assert v.root_cause.category == "nccl_timeout_hang"
     assert v.initiating.rank is None
+
+
+# ---- round V: launchers' own reports, lagging ranks named by their peers, messages' meaning ----
+
+_DASHES = "-" * 74 + "\n"
+
+
+def test_mpiruns_notice_that_it_aborted_the_job_is_a_failure(tmp_path):
+    text = ("epoch 0 done\n" + _DASHES + "Primary job  terminated normally, but 1 process returned\n"
+            "a non-zero exit code. Per user-direction, the job has been aborted.\n" + _DASHES)
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed"
+
+
+def test_mpiruns_first_failed_process_names_the_rank_of_an_unranked_error(tmp_path):
+    text = ("python3: can't open file '/srv/exp/pretrain.py': [Errno 2] No such file or directory\n"
+            + _DASHES + "Primary job  terminated normally, but 1 process returned\n"
+            "a non-zero exit code. Per user-direction, the job has been aborted.\n" + _DASHES + _DASHES
+            + "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+            "the job to be terminated. The first process to do so was:\n\n"
+            "  Process name: [[40712,1],3]\n  Exit code:    2\n" + _DASHES)
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed" and v.root_cause.category == "config_error"
+    assert v.initiating.rank == 3
+
+
+def test_mpirun_that_launched_nothing_is_every_ranks_setting(tmp_path):
+    text = (_DASHES + "mpirun was unable to find the specified executable file, and therefore\n"
+            "did not launch the job.  This error was first reported for process\n"
+            "rank 0; it may have occurred for other processes as well.\n\n"
+            "NOTE: A common cause for this error is misspelling a mpirun command\n"
+            "      line parameter option (remember that mpirun interprets the first\n"
+            "      unrecognized command line token as the executable).\n\n"
+            "Node:       gpu-17\nExecutable: finetune.py\n" + _DASHES)
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.root_cause.category == "config_error" and v.initiating.all_ranks
+
+
+def test_mpirun_that_could_not_execute_on_one_node_blames_that_node(tmp_path):
+    text = (_DASHES + "mpirun was unable to launch the specified application as it could not access\n"
+            "or execute an executable:\n\nExecutable: /scratch/bin/solver\nNode: cn-0412\n\n"
+            "while attempting to start process rank 16.\n" + _DASHES)
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.root_cause.category == "config_error" and v.initiating.node == "cn-0412"
+
+
+def test_horovodruns_worker_exit_and_one_ranks_clean_end_in_a_shared_console(tmp_path):
+    # rank 1 raised; rank 0 later printed its own clean end: no recovery from rank 1's failure
+    text = ("[0]<stdout>:starting\n[1]<stdout>:starting\n"
+            "[1]<stderr>:Traceback (most recent call last):\n"
+            '[1]<stderr>:  File "/work/job/worker.py", line 31, in <module>\n'
+            "[1]<stderr>:    shard = load_shard(args.shard_dir, hvd.rank())\n"
+            "[1]<stderr>:FileNotFoundError: [Errno 2] No such file or directory: '/data/shards/part-0001.arrow'\n"
+            "Process 1 exit with status code 1.\n"
+            "[0]<stdout>:training finished\n")
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed" and v.initiating.rank == 1
+
+
+def test_submitits_preemption_is_a_stop_from_outside(tmp_path):
+    text = ("submitit INFO (2024-03-02 10:00:01,100) - Starting with JobEnvironment(job_id=771, hostname=gpu-3, "
+            "local_rank=0(4), node=0(1), global_rank=0(4))\n"
+            "submitit INFO (2024-03-02 10:41:17,020) - Job has not timed out. Ran 41 minutes out of requested 600 minutes.\n"
+            "submitit WARNING (2024-03-02 10:41:17,021) - Caught signal SIGUSR2 on gpu-3: this job is preempted.\n"
+            "submitit INFO (2024-03-02 10:41:17,050) - Requeued job 771 (2 remaining timeouts)\n")
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed" and v.root_cause.category == "killed_by_scheduler"
+    assert v.initiating.kind == "external"
+
+
+@pytest.mark.parametrize(("world", "workers", "ours"), [(4, 6, True), (4, 3, False)])
+def test_more_processes_at_the_store_barrier_than_the_world_is_the_launchs_setting(tmp_path, world, workers, ours):
+    line = ("2023-01-09 11:00:{s:02d} | INFO | torch.distributed.distributed_c10d | Waiting in store based barrier to "
+            "initialize process group for rank: {r}, key: store_based_barrier_key:1 (world_size={w}, "
+            "worker_count={c}, timeout=0:30:00)\n")
+    text = "".join(line.format(s=10 * i + r, r=r, w=world, c=workers) for i in range(2) for r in range(2))
+    v = verdict(tmp_path, {"train.log": text})
+    named = v.root_cause is not None and v.root_cause.rule_id == "store-barrier-more-workers-than-world"
+    assert named == ours
+    if ours:
+        assert v.root_cause.category == "config_error" and v.initiating.all_ranks
+
+
+def test_the_desync_report_names_the_rank_that_never_joined_the_next_collective(tmp_path):
+    text = ("[rank2]:[E1002 07:10:01.000000001 ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=4, NumelOut=4, Timeout(ms)=600000) ran for 600042 "
+            "milliseconds before timing out.\n"
+            "[rank2]:[E1002 07:10:01.000100001 ProcessGroupNCCL.cpp:1937] Rank 2\n"
+            "         - [2] Timeout at collective: ALLREDUCE, #88\n"
+            "         - To our best knowledge, the lagging/dead/mismatched ranks that caused the desync are:\n"
+            "             [5] finished collective #61, but didn't join collective #62 (count from 1)\n"
+            "         - Snapshot of ranks' latest states:\n"
+            "           #61 finished ranks:\n"
+            "             [5] finished BROADCAST\n")
+    v = verdict(tmp_path, {"rank2.log": text})
+    assert v.initiating.rank == 5 and v.root_cause.category == "nccl_timeout_hang"
+
+
+@pytest.mark.parametrize(("group", "named"), [("[Rank 6]", 6), ("[PG ID 0 PG GUID 0(default_pg) Rank 6]", 6),
+                                              ("[PG ID 3 PG GUID 7(tp) Rank 6]", None)])
+def test_a_default_groups_rank_names_an_otherwise_unranked_culprit(tmp_path, group, named):
+    text = (f"(EngineWorker pid=9917) [E ProcessGroupNCCL.cpp:916] {group} NCCL watchdog thread terminated with "
+            "exception: CUDA error: an illegal memory access was encountered\n")
+    v = verdict(tmp_path, {"worker.log": text})
+    assert v.initiating.rank == named
+
+
+def test_a_tensor_parallel_workers_name_is_its_rank(tmp_path):
+    text = ("(Worker_TP0 pid=2101) INFO 03-01 10:00:01 [gpu_worker.py:88] warmup done\n"
+            "(Worker_TP2 pid=2103) INFO 03-01 10:00:01 [gpu_worker.py:88] warmup done\n"
+            "(Worker_TP2 pid=2103) ERROR 03-01 10:02:11 [multiproc_executor.py:611] WorkerProc hit an exception.\n"
+            "(Worker_TP2 pid=2103) ERROR 03-01 10:02:11 [multiproc_executor.py:611] Traceback (most recent call last):\n"
+            '(Worker_TP2 pid=2103) ERROR 03-01 10:02:11 [multiproc_executor.py:611]   File "/opt/vllm/worker.py", line 40, in run\n'
+            "(Worker_TP2 pid=2103) ERROR 03-01 10:02:11 [multiproc_executor.py:611]     out = self.model(batch)\n"
+            "(Worker_TP2 pid=2103) ERROR 03-01 10:02:11 [multiproc_executor.py:611] RuntimeError: CUDA error: an illegal "
+            "memory access was encountered\n")
+    v = verdict(tmp_path, {"serve.log": text})
+    assert v.initiating.rank == 2
+
+
+@pytest.mark.parametrize(("text", "category"), [
+    ("ValueError: the number of columns changed from 12 to 5 at row 20417; use `usecols` to select a subset and "
+     "avoid this error", "data_error"),
+    ("OSError: /scratch/local/ext/libfused_norm.so: failed to map segment from shared object", "storage_io"),
+    ("Traceback (most recent call last):\n  File \"/srv/exp/fit.py\", line 88, in build\n    opt = "
+     "torch.optim.SGD(params, lr=cfg.lr, momentum=cfg.mom)\n  File \"/opt/venv/lib/python3.12/site-packages/torch/"
+     "optim/sgd.py\", line 31, in __init__\n    if lr < 0.0:\nTypeError: '<' not supported between instances of "
+     "'str' and 'float'", "config_error"),
+])
+def test_what_the_message_means_places_it(text, category):
+    from correlator.analysis.classifier import classify_failure
+    assert classify_failure(text, None).category == category
+
+
+def test_the_watchdogs_note_of_a_process_group_shut_down_is_a_clean_end(tmp_path):
+    text = ("I0301 09:12:01.100200 77120 ProcessGroupNCCL.cpp:484] [Rank 1] found async exception when checking for "
+            "NCCL errors: NCCL communicator encountered error set by ProcessGroupNCCL: Process Group shutdown on rank 1\n"
+            "Exception raised from checkForNCCLErrorsInternal at /opt/pytorch/torch/csrc/distributed/c10d/"
+            "ProcessGroupNCCL.cpp:1729 (most recent call first):\n")
+    assert verdict(tmp_path, {"rank1.log": text}).status == "healthy"

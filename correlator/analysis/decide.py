@@ -25,6 +25,7 @@ from correlator.analysis.hypotheses import (
     WAIT_CATEGORIES,
     Hyp,
     corroborate,
+    group_rank_names_rank,
     hypotheses,
     launcher_names_rank,
     same_error_everywhere,
@@ -265,6 +266,7 @@ def decide(
         # a launcher's summary names a rank only where nothing concluded "all ranks" or "from outside"
         launcher_names_rank(con, top)
         stopped_rank_printed_it(con, top, hyps)
+        group_rank_names_rank(con, top)
         renamed_by_odd_values = _odd_values_name_the_mismatched_rank(top, odd_lines_once)
     witness_only = False
     late = None

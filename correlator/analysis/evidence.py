@@ -18,7 +18,7 @@ def sql_file(name: str) -> str:
 
 
 def _with_kind_groups(sql: str) -> str:
-    for name in ("TRAINING_RECORDS", "METRIC_RECORDS", "STREAM_WENT_ON"):
+    for name in ("TRAINING_RECORDS", "METRIC_RECORDS", "STREAM_WENT_ON", "LAUNCHER_SAW_A_FAILURE"):
         sql = sql.replace(f"${name}", kinds.sql_list(getattr(kinds, name)))
     return sql
 

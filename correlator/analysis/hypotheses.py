@@ -21,6 +21,7 @@ naming it are weakened (``own_error_first``).
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -515,6 +516,33 @@ def launcher_names_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> None:
         top.rank = local
         top.notes.append(f"the launcher names local rank {local}; the logs show one node and no rank beyond "
                          f"its workers, so it is rank {local} (on a job of several nodes it would not be)")
+
+
+_GROUP_RANK = re.compile(r"\[(?:(PG [^\]]*?) )?Rank (\d+)\]")
+
+
+def group_rank_names_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> None:
+    """An unattributed winner whose own line is c10d's report of the default process group
+    (``[Rank 7] NCCL watchdog thread terminated ...``, ``[PG ID 0 ... Rank 7]``) takes that rank,
+    where no line of the job names ranks otherwise: in the default group, the group's rank is
+    the job's (an old release's group-less ``[Rank N]`` is taken as the default group's, and said
+    so). Used only when nothing better names the rank."""
+    if top.rank is not None or top.node is not None or top.evidence is None or top.inference is not None:
+        return  # (an inference cites a line it reasons from, not its culprit's own)
+    if top.rule is not None and top.rule.rule.blames != "rank":
+        return  # (the line names someone else: the rule said whom)
+    # (read from the text: the pattern that placed the line, a CUDA error's, need not keep it)
+    m = _GROUP_RANK.search(top.evidence.text or "")
+    if m is None:
+        return
+    pg, pg_rank = m.group(1) or "", int(m.group(2))
+    if pg and not re.match(r"PG (?:ID )?0(?:\D|$)", pg):
+        return
+    if con.execute("SELECT count(*) FROM events WHERE rank IS NOT NULL").fetchone()[0]:
+        return  # the job names its ranks: a line that does not is not read as one
+    top.rank = pg_rank
+    top.notes.append(f"its own line is rank {pg_rank}'s of the "
+                     + ("default process group" if pg else "process group it names none of (taken as the default)"))
 
 
 def stopped_rank_printed_it(con: duckdb.DuckDBPyConnection, top: Hyp, hyps: list[Hyp]) -> None:

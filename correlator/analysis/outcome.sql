@@ -7,7 +7,7 @@
 -- Evidence of a healthy end: the run said it finished, its launcher saw every
 -- worker exit 0 (torchrun's summary, or its per-worker torchelastic events in the
 -- SUCCEEDED state), a process's exit status 0 was recorded, or the process group was
--- torn down at the interpreter's exit. (One process's clean exit is no recovery from
+-- torn down at the interpreter's exit (or shut down, as the watchdog notes at INFO). (One process's clean exit is no recovery from
 -- another's failure: only the run's own completion lines make job_completion.)
 -- Where the run said it finished as a whole, per file (job_completion), a failure
 -- above it in the same file was recovered from (an elastic restart's next attempt).
@@ -15,14 +15,15 @@ CREATE OR REPLACE TEMP TABLE completion_evidence AS
 SELECT file, line_no, line_end, rank, node, kind, ts, ts_aligned, ts_estimated, message
 FROM events
 WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded', 'c10d.exit_without_destroy',
-               'app.exit_status_zero')
+               'c10d.process_group_shutdown', 'app.exit_status_zero')
    OR (kind = 'deepspeed.launcher_exit' AND attrs['exitcode'] = '0')
    OR (kind = 'torchrun.elastic_status' AND attrs['state'] = 'SUCCEEDED');
 
+-- (per file and the rank it names: a rank-less line is the job's own summary)
 CREATE OR REPLACE TEMP TABLE job_completion AS
-SELECT file, max(line_no) AS last_line, max(ts_aligned) AS last_ts
+SELECT file, rank, max(line_no) AS last_line, max(ts_aligned) AS last_ts
 FROM completion_evidence WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded')
-GROUP BY file;
+GROUP BY file, rank;
 
 -- (job_recovered_by, when the job as a whole completed after all: inferences.sql)
 
@@ -78,7 +79,10 @@ LEFT JOIN event_role r ON r.file = e.file AND r.line_no = e.line_no
 LEFT JOIN stream_progress s ON s.file = e.file AND s.rank IS NOT DISTINCT FROM e.rank
                            AND s.node_key IS NOT DISTINCT FROM stream_node(e.rank, e.node)
 LEFT JOIN last_progress p ON p.rank = e.rank
-LEFT JOIN job_completion c ON c.file = e.file
+-- (one rank's completion in a console the ranks share is no recovery from another's failure)
+LEFT JOIN (SELECT x.file, x.line_no, max(j.last_line) AS last_line
+           FROM cand x JOIN job_completion j ON j.file = x.file AND (j.rank IS NULL OR j.rank IS NOT DISTINCT FROM x.rank)
+           GROUP BY ALL) c ON c.file = e.file AND c.line_no = e.line_no
 LEFT JOIN stamp_bounds sb ON sb.file = e.file AND sb.line_no = e.line_no
 LEFT JOIN carried_on co ON co.file = e.file AND co.pid = e.attrs['pid']
                        AND co.host IS NOT DISTINCT FROM e.attrs['host']
@@ -88,7 +92,11 @@ WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'p
        OR (e.source = 'nccl' AND e.level = 'WARNING'
            AND (fi.pid IS NOT NULL OR NOT coalesce(co.last_ok > e.line_no, false))))
   AND NOT coalesce(r.benign, false)
-  AND coalesce(r.role, '') NOT IN ('context', 'collateral')
+  -- (a launcher's record of a worker's non-zero exit is a pointer, its rule's role context, but
+  -- a failure all the same: a paste of mpirun's or horovodrun's report alone is a failed job;
+  -- beside other evidence it is dropped below)
+  AND (coalesce(r.role, '') NOT IN ('context', 'collateral')
+       OR (r.role = 'context' AND e.kind IN ($LAUNCHER_SAW_A_FAILURE)))
   AND NOT coalesce(s.last_line > coalesce(e.line_end, e.line_no), false)
   -- an estimated stamp is a lower bound (a stderr.log traceback inherits its file's
   -- last stamp, minutes early): trained on after its interval's end (copies.sql)
@@ -102,6 +110,13 @@ WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'p
   AND NOT (e.level = 'WARNING' AND EXISTS (
       SELECT 1 FROM stream_completion sc
       WHERE sc.file = e.file AND sc.rank IS NOT DISTINCT FROM e.rank AND sc.last_line < e.line_no));
+
+-- A launcher's pointer is the evidence only where nothing else is: beside the failure it
+-- points at, it is no rival of it
+DELETE FROM failure_evidence
+WHERE rule_role = 'context' AND kind IN ($LAUNCHER_SAW_A_FAILURE)
+  AND EXISTS (SELECT 1 FROM failure_evidence o
+              WHERE NOT (coalesce(o.rule_role, '') = 'context' AND o.kind IN ($LAUNCHER_SAW_A_FAILURE)));
 
 -- Echoes a stream trained on after (a retried connection that then worked), or
 -- that its stream said the run completed after, are no echo of a failure.

@@ -115,9 +115,13 @@ PREFIXES: tuple[Prefix, ...] = (
     Prefix("host_tee", rf"^\[(?P<host>{_HOSTNAME}):\d+\]:", "["),
     Prefix("torchx", r"^[A-Za-z_][\w-]*/\d+ \[(?P<local_rank>\d+)\]:", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"),
     # Ray's worker prefix: the ip is the worker's node (one raylet per machine)
-    # (vLLM's workers under its own multiprocessing executor: "(VllmWorker rank=2 pid=2307184) ",
-    # "(Worker_TP0_EP0 pid=331) ": the rank is the worker's in the engine, the job's when one engine)
-    Prefix("ray", r"^\([A-Za-z_][A-Za-z0-9_]*(?: rank=(?P<rank>\d{1,6}))? pid=(?P<pid>\d+)(?:, ip=(?P<host>[^)\s]+))?\) ", "("),
+    # (vLLM's workers under its own multiprocessing executor: "(VllmWorker rank=2 pid=2307184) ":
+    # the rank is the worker's in the engine, the job's when one engine)
+    # (vLLM's multiprocessing workers of one engine with tensor parallelism alone are named by their
+    # TP rank, the engine's: "(Worker_TP3 pid=1037) ", "(Worker_TP0_EP0 pid=331) "; with pipeline or
+    # data parallelism, "(Worker_PP1_TP3 ...)", the index is the stage's, not read)
+    Prefix("ray", r"^\((?:(?:[A-Za-z_][A-Za-z0-9_]* rank=|Worker_TP)(?P<rank>\d{1,6})(?:_EP\d+)?|[A-Za-z_][A-Za-z0-9_]*)"
+                  r" pid=(?P<pid>\d+)(?:, ip=(?P<host>[^)\s]+))?\) ", "("),
     # SkyPilot's job log prefix: "(head, rank=0, pid=5634) ", "(worker1, rank=1, pid=2519, ip=...) "
     # (rank is the node's index in the cluster, the name its node), or "(task-name, pid=41) "
     Prefix("skypilot_node", r"^\((?P<host>[\w.-]+), rank=\d+, pid=(?P<pid>\d+)(?:, ip=[^)\s]+)?\) ", "("),
@@ -191,7 +195,9 @@ def _forget_shapes(df: pl.DataFrame) -> pl.DataFrame:
 # Words that end in ": " at the start of ordinary lines and are not pdsh hosts.
 # (nor is a shared library's file name, the dynamic loader's "libc10_cuda.so: cannot open ...")
 # (nor a process's own rank tag, "rank2: binding to cpu 2": rank_in_record_head reads it)
+# (nor the interpreter naming itself, "python3: can't open file 'x.py': [Errno 2] ...")
 _NOT_HOSTS = (r"^(?:srun|slurmstepd[\w.-]*|salloc|sbatch|stdout|stderr|\d+(?:\.\d+)?|[\w.-]+\.so(?:\.[\d.]+)?"
+              r"|python[\d.]*"
               r"|(?i:rank)[-_]?\d+)$")
 
 

@@ -116,6 +116,14 @@ _BLOCK_OPENERS = (
     r"^(?:Collecting environment information\.\.\.|PyTorch version: |==============NVSMI LOG==============)"
 )
 _BLOCK_TS_FORMATS_INSIDE = ("nvsmi",)  # stamps that belong to the block itself
+# Open MPI's help texts (framed by dashed lines, unindented): from the launcher's first
+# sentence to the closing border, one message ("mpirun was unable to launch ... Node: rdma5
+# ... while attempting to start process rank 8.")
+_MPI_HELP_OPENERS = (
+    r"^(?:(?:mpirun|mpiexec|orterun|prterun) (?:was unable to|detected that|noticed that)"
+    r"|Primary job\s+terminated normally|ORTE has lost communication|An MPI communication peer process)"
+)
+_BORDER = r"^-{20,}\s*$"
 
 
 def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = None) -> pl.DataFrame:
@@ -137,6 +145,8 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         t.str.contains(_RECORD_WITH_EXC_INFO).alias("record_head"),
         t.str.starts_with("Original Traceback (most recent call last):").alias("orig_tb"),
         t.str.contains(_BLOCK_OPENERS).alias("opener_line"),
+        t.str.contains(_MPI_HELP_OPENERS).alias("help_opener"),
+        t.str.contains(_BORDER).alias("border"),
         t.str.starts_with("PyTorch version: ").alias("torch_version"),
         (t == "Collecting environment information...").alias("collecting"),
         t.str.contains(_EXCEPTION_LINE).alias("exc_line"),
@@ -235,6 +245,12 @@ def continuation_flags(
         .otherwise(pl.lit(None, dtype=pl.Boolean))
         .forward_fill()
     ).fill_null(False)
+    help_text = within(
+        pl.when(pl.col("help_opener")).then(pl.lit(True))
+        .when(pl.col("border") | pl.col("ts").is_not_null()).then(pl.lit(False))
+        .otherwise(pl.lit(None, dtype=pl.Boolean))
+        .forward_fill()
+    ).fill_null(False) & ~pl.col("help_opener")
     # torch re-raises a worker's exception with the worker's traceback inside its
     # message ("KeyError: Caught KeyError in DataLoader worker process 1." then
     # "Original Traceback (most recent call last):" and the worker's frames)
@@ -273,7 +289,7 @@ def continuation_flags(
     # (a frame at column 0 under its traceback's indented-like code goes on with it)
     frame_under_code = pl.col("frame") & prev(indented & ~pl.col("blank"))
     cont = ((blank | indented | pl.col("shapes") | tb_chained | bar_after_chain | after_last_error
-             | frame_under_code | (block & ~opener)).fill_null(False)
+             | frame_under_code | (block & ~opener) | help_text).fill_null(False)
             & ~headless | tb_of_record | reraised.fill_null(False) | message_below)
     # a bar tqdm redrew between a record and its traceback: an aside, as below
     bar_aside = (bar_after_record & within(tb_start.shift(-1))).fill_null(False)
