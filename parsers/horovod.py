@@ -2,8 +2,10 @@
 
 Horovod < 0.19 printed, per stalled tensor, ``<tensor> [missing ranks: 1, 3]`` from
 horovod/common/operations.cc after 60 s; the ranks named are the ones the others wait for.
-(Its later stall inspector prints ``Stalled ranks:`` and then ``<rank>: [<tensors>]`` lines,
-which a line-based reader cannot tell from an ``srun --label`` prefix: not read here.)
+Its later stall inspector (horovod/common/stall_inspector.cc) warns that tensors were submitted
+by a subset of ranks, then prints ``Stalled ranks:`` and ``<rank>: [<tensors>]`` lines, which a
+line-based reader cannot tell from an ``srun --label`` prefix: the warning is read (a collective
+stalled), the ranks it lists are not.
 
 horovodrun's Gloo launcher says when a worker exited non-zero: ``Process 2 exit with
 status code 1.`` (the worker's index is its rank).
@@ -14,6 +16,16 @@ from parsers.base import Pattern
 SOURCE = "horovod"
 
 PATTERNS = (
+    Pattern(
+        "horovod.stall_warning",
+        triggers=("were submitted to be reduced, gathered or broadcasted by subset of ranks",),
+        regex=r"One or more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks",
+        source=SOURCE,
+        level="WARNING",
+        examples=("[2019-10-09 15:36:43.594972: W horovod/common/stall_inspector.cc:105] One or more tensors were "
+                  "submitted to be reduced, gathered or broadcasted by subset of ranks and are waiting for remainder "
+                  "of ranks for more than 60 seconds.",),
+    ),
     Pattern(
         "horovod.worker_exit",
         triggers=("exit with status code",),

@@ -3084,3 +3084,34 @@ def test_the_watchdogs_note_of_a_process_group_shut_down_is_a_clean_end(tmp_path
             "Exception raised from checkForNCCLErrorsInternal at /opt/pytorch/torch/csrc/distributed/c10d/"
             "ProcessGroupNCCL.cpp:1729 (most recent call first):\n")
     assert verdict(tmp_path, {"rank1.log": text}).status == "healthy"
+
+
+# ---- round W ----
+
+def test_horovods_stall_inspector_says_a_collective_stalled(tmp_path):
+    text = ("[1,0]<stdout>:step 1200 loss 2.71\n[1,1]<stdout>:step 1200 loss 2.69\n"
+            "[1,0]<stderr>:[2021-06-01 10:11:12.000001: W /tmp/pip-req-build/horovod/common/stall_inspector.cc:107] "
+            "One or more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks and are "
+            "waiting for remainder of ranks for more than 60 seconds. This may indicate that different ranks are "
+            "trying to submit different tensors or that only subset of ranks is submitting tensors, which will "
+            "cause deadlock.\n")
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed" and v.root_cause.category == "nccl_timeout_hang"
+
+
+def test_xla_dists_prefix_names_each_line_s_host(tmp_path):
+    text = ("2022-02-01 09:00:01 10.0.0.12 [1] Traceback (most recent call last):\n"
+            '2022-02-01 09:00:01 10.0.0.12 [1]   File "/home/u/run.py", line 9, in <module>\n'
+            "2022-02-01 09:00:01 10.0.0.12 [1]     shard = open(path)\n"
+            "2022-02-01 09:00:01 10.0.0.12 [1] FileNotFoundError: [Errno 2] No such file or directory: '/mnt/d/s-1'\n"
+            "2022-02-01 09:00:03 10.0.0.11 [0] epoch 1 step 10 loss 3.2\n")
+    v = verdict(tmp_path, {"xla_dist.log": text})
+    assert v.status == "failed" and v.initiating.node == "10.0.0.12"
+
+
+def test_an_exit_status_0_logged_at_error_level_is_no_failure(tmp_path):
+    text = ("2026-01-01 10:00:01,000 INFO [rank 0] step 10 loss 1.2\n"
+            "2026-01-01 10:00:02,000 INFO [rank 0] training complete\n"
+            '{"level":"error","message":"Forever detected script exited with code: 0"}\n')
+    v = verdict(tmp_path, {"rank0.forever.log": text})
+    assert v.status != "failed", v.status_reason

@@ -45,8 +45,11 @@ CREATE OR REPLACE TEMP TABLE failure_evidence AS
 -- every event of a large job)
 WITH cand AS (
     SELECT * FROM events e
-    WHERE e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'process.nonzero_exit')
-       OR (e.source = 'nccl' AND e.level = 'WARNING')
+    WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'process.nonzero_exit')
+           OR (e.source = 'nccl' AND e.level = 'WARNING'))
+      -- (an exit status 0 is a success whatever level its reporter logs it at: forever's
+      -- '"level":"error"' notice of every exit)
+      AND e.kind IS DISTINCT FROM 'app.exit_status_zero'
 ),
 -- a runtime's own warning line is its error report where the runtime has no other (NCCL
 -- prints a failed verbs call or CUDA call as WARN and returns an error code): evidence,

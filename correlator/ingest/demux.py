@@ -79,6 +79,14 @@ PREFIXES: tuple[Prefix, ...] = (
         r"(?:\d{1,3}(?:\.\d{1,3}){3}|unknown_ip)\] ",
         "0123456789",
     ),
+    # torch_xla's xla_dist (a TPU pod's launcher): "<stamp> <worker host> [<worker index>] " before
+    # each line of every host's workers; the host is the machine (the index is the host's, no rank)
+    Prefix(
+        "xla_dist",
+        r"^(?P<wrapper_ts>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) (?P<host>\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9][\w-]*\.[\w.-]+) "
+        r"\[\d{1,5}\] ",
+        "0123456789",
+    ),
     Prefix("accelerate_test", r"^(?:stdout|stderr): ", "s"),
     # grep -H's file name (and -n's line number) before each matched line, as pasted from a
     # search over a job's logs: "node-2.log:[2025-09-17 15:16:23] node-2:311:405 [0] NCCL WARN ..."
