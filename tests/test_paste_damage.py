@@ -283,6 +283,20 @@ KNOWN_GAPS = {
         "submitit's two ERROR records of one exception ('submitit ERROR (...) - Submitted job triggered an "
         "exception' and the job's own '... ERROR [rank 1] submitit: ...') read as one error event once their "
         "prefixes are stripped",
+    # found by rounds V and W's batches (2026-12-07), the same at session 30's start (1f20fa5)
+    ("captures29/xc-lua-luaposix-fork-poll-launcher-jobtable-prestart-hooks-rankfiles-launchlog-rank2-hook-waits-"
+     "sync-lock-store-timeout-r2/out/rank0.log", "wrap160"):
+        "a record wrapped at 160 columns leaves a piece that reads as an error line of its own (an extra error "
+        "event, none lost)",
+    ("captures30/yc-healthy-forever-node-monitor-start-per-rank-uid-max-1-forever-out-err-logs-forever-list-"
+     "final-eval/forever/rank2.forever.log", "insert_default"):
+        _JSON_RECORD_DAMAGED,
+    ("captures30/yc-healthy-forever-node-monitor-start-per-rank-uid-max-1-forever-out-err-logs-forever-list-"
+     "final-eval/forever/rank2.forever.log", "insert_rank"):
+        _JSON_RECORD_DAMAGED,
+    ("heldout30/xa-vllm-tp2-sampler-warmup-oom/vllm-serve-part2.log", "wrap80"):
+        "vLLM's worker records wrapped at 80 columns: a piece reads as an error line of its own (an extra error "
+        "event, none lost)",
 }
 
 
