@@ -3115,3 +3115,15 @@ def test_an_exit_status_0_logged_at_error_level_is_no_failure(tmp_path):
             '{"level":"error","message":"Forever detected script exited with code: 0"}\n')
     v = verdict(tmp_path, {"rank0.forever.log": text})
     assert v.status != "failed", v.status_reason
+
+
+def test_mpiruns_abort_notice_is_no_rival_of_the_processes_own_errors(tmp_path):
+    text = ("[1,1]<stderr>:[cn07:81234] *** Process received signal ***\n"
+            "[1,1]<stderr>:[cn07:81234] Signal: Segmentation fault (11)\n"
+            "[1,1]<stderr>:[cn07:81234] Signal code: Address not mapped (1)\n"
+            "[1,1]<stderr>:[cn07:81234] *** End of error message ***\n"
+            + _DASHES + "Primary job  terminated normally, but 1 process returned\n"
+            "a non-zero exit code. Per user-direction, the job has been aborted.\n" + _DASHES)
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.status == "failed" and "Segmentation fault" in v.root_cause.evidence.text
+    assert v.initiating.rank == 1
