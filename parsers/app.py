@@ -39,6 +39,16 @@ PATTERNS = (
         ),
         examples=("2024-05-01 12:00:00,123 - INFO - __main__ - step 120 loss 2.345 lr 1e-4",),
     ),
+    # TensorFlow Estimator's (and tf.compat.v1 MonitoredSession's) step record, the loss first:
+    # "INFO:tensorflow:loss = 0.6, step = 200 (13.221 sec)"
+    Pattern(
+        "app.estimator_step",
+        triggers=("loss = ",),
+        regex=(r"\bloss = (?P<loss>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?)), step = (?P<step>\d+)"),
+        examples=("INFO:tensorflow:loss = 25.564167, step = 0",
+                  "I0225 11:14:02.123456 140 basic_session_run_hooks.py:262] loss = 0.61, step = 200 (13.221 sec)"),
+        near_misses=("INFO:tensorflow:cross_entropy = 3.216353, learning_rate = 0.014",),
+    ),
     # The Hugging Face Trainer's (and its wrappers': TRL, LLaMA-Factory, axolotl) log record
     # of a logging step, printed as a Python dict: progress, with the loss and gradient norm
     Pattern(

@@ -17,6 +17,7 @@ TRAINING_RECORDS: frozenset[str] = frozenset({
     "app.epoch_progress_mmengine",
     "app.loss_record",
     "app.iteration_record",
+    "app.estimator_step",
 })
 
 # Records that carry a loss or a gradient norm as attrs: where non-finite values are read.

@@ -3127,3 +3127,13 @@ def test_mpiruns_abort_notice_is_no_rival_of_the_processes_own_errors(tmp_path):
     v = verdict(tmp_path, {"console.log": text})
     assert v.status == "failed" and "Segmentation fault" in v.root_cause.evidence.text
     assert v.initiating.rank == 1
+
+
+def test_a_stall_warning_the_job_trained_on_after_did_not_end_it(tmp_path):
+    stall = ("[1,0]<stderr>:[2021-06-01 10:11:12.000001: W horovod/common/stall_inspector.cc:107] One or more tensors "
+             "were submitted to be reduced, gathered or broadcasted by subset of ranks and are waiting for remainder "
+             "of ranks for more than 60 seconds.\n")
+    steps = "".join(f"[1,{r}]<stderr>:INFO:tensorflow:loss = 2.{r}1, step = {s}\n" for s in (0, 100) for r in (0, 1))
+    v = verdict(tmp_path, {"console.log": stall + steps})
+    assert v.status != "failed", v.status_reason
+    assert verdict(tmp_path / "stuck", {"console.log": steps + stall}).status == "failed"

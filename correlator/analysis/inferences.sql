@@ -41,7 +41,12 @@ WHERE f.role = 'collateral'
   AND NOT EXISTS (SELECT 1 FROM events c
                   WHERE c.kind = 'app.run_completed' AND c.file = f.file
                     AND c.rank IS NOT DISTINCT FROM f.printed_by AND c.line_no > coalesce(f.line_end, f.line_no))
-  AND NOT coalesce(f.ts_hi < (SELECT t FROM job_recovered_by), false);
+  AND NOT coalesce(f.ts_hi < (SELECT t FROM job_recovered_by), false)
+  -- a wait that is only a warning (a stall inspector's: the collective may yet complete) did
+  -- complete where any rank of its file trained on after it
+  AND NOT EXISTS (SELECT 1 FROM events w JOIN stream_progress s ON s.file = w.file
+                  WHERE w.file = f.file AND w.line_no = f.line_no AND w.level = 'WARNING'
+                    AND s.last_line > coalesce(f.line_end, f.line_no));
 
 -- The waits the peers report (echoes of a wait category: a collective or a store
 -- key that ran out), each with when the wait began: a report that prints how

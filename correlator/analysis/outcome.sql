@@ -124,6 +124,13 @@ WHERE rule_role = 'context' AND kind IN ($LAUNCHER_SAW_A_FAILURE)
 -- Echoes a stream trained on after (a retried connection that then worked), or
 -- that its stream said the run completed after, are no echo of a failure.
 CREATE OR REPLACE TEMP TABLE survived_findings AS
+-- (a wait that is only a warning is survived where any rank of its file trained on after it)
+SELECT DISTINCT f.file, f.line_no
+FROM findings f
+JOIN events w ON w.file = f.file AND w.line_no = f.line_no AND w.level = 'WARNING'
+JOIN stream_progress s ON s.file = f.file
+WHERE f.role = 'collateral' AND s.last_line > coalesce(f.line_end, f.line_no)
+UNION
 SELECT DISTINCT f.file, f.line_no
 FROM findings f
 JOIN stream_progress s ON s.file = f.file AND s.rank IS NOT DISTINCT FROM f.printed_by
