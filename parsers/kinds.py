@@ -38,6 +38,7 @@ LAUNCHER_SAW_A_FAILURE: frozenset[str] = frozenset({
     "mpi.first_failed",
     "mpi.job_aborted",
     "mpi.process_exited",
+    "mpi.rank_died",
     "horovod.worker_exit",
 })
 

@@ -174,6 +174,15 @@ PATTERNS = (
         examples=("submitit WARNING (2022-07-12 04:18:45,881) - Caught signal SIGHUP on learnfair0293: this job is preempted.",
                   "submitit WARNING (2022-08-12 02:06:11,453) - Caught signal SIGUSR2 on SERVER_NAME: this job is preempted."),
     ),
+    # PALS (HPE Cray's mpiexec, MPICH on Aurora / Polaris) on a rank it saw die: "<host>: rank 256
+    # died from signal 11"; the others it then kills die "from signal 15"
+    Pattern(
+        "mpi.rank_died",
+        triggers=("died from signal",),
+        regex=r"\brank (?P<failed_rank>\d+) died from signal (?P<signal_num>\d+)",
+        level="ERROR",
+        examples=("x4006c0s6b0n0.hsn.cm.aurora.alcf.anl.gov: rank 256 died from signal 11",),
+    ),
     Pattern(
         "mpi.process_exited",
         triggers=("noticed that process rank",),

@@ -3137,3 +3137,18 @@ def test_a_stall_warning_the_job_trained_on_after_did_not_end_it(tmp_path):
     v = verdict(tmp_path, {"console.log": stall + steps})
     assert v.status != "failed", v.status_reason
     assert verdict(tmp_path / "stuck", {"console.log": steps + stall}).status == "failed"
+
+
+# ---- round X ----
+
+def test_a_launchers_report_of_a_ranks_signal_names_that_rank_where_nothing_else_does(tmp_path):
+    pals = ("nid004312.hsn.cluster.example.org: rank 17 died from signal 11\n"
+            "nid004301.hsn.cluster.example.org: rank 0 died from signal 15\n")
+    v = verdict(tmp_path / "pals", {"mpiexec.log": pals})
+    assert v.status == "failed" and v.initiating.rank == 17
+    ompi = (_DASHES + "Primary job  terminated normally, but 1 process returned\n"
+            "a non-zero exit code. Per user-direction, the job has been aborted.\n" + _DASHES + _DASHES
+            + "mpirun noticed that process rank 3 with PID 40417 on node gpu-b7 exited on signal 11 "
+              "(Segmentation fault).\n" + _DASHES)
+    v = verdict(tmp_path / "ompi", {"console.log": ompi})
+    assert v.status == "failed" and v.initiating.rank == 3

@@ -115,6 +115,9 @@ ALLOWED: dict[str, dict[str, str]] = {
     "sample_logs/heldout30/": {
         "/root/": "verbatim pastes from public issue threads, as in public/",
     },
+    "sample_logs/heldout32/": {
+        "/root/": "verbatim pastes from public issue threads, as in public/",
+    },
     "sample_logs/_assemble/assemble.py": {
         "/root/autodl-tmp/": "comment saying how the public Seg-R1 traceback's own paths were "
         "replaced (chenqiu1024/Seg-R1 docs/runtime_error_in_output-20250831.md)",

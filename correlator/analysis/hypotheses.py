@@ -33,6 +33,7 @@ from correlator.analysis.flight_recorder import create_fr_inferences
 from correlator.analysis.outcome import phase_of
 from correlator.analysis.rulebook import LoadedRule
 from correlator.verdict import Evidence, ranges
+from parsers.kinds import LAUNCHER_SAW_A_FAILURE, sql_list
 
 SIMULTANEOUS_S = 2.0  # stamps this close are "at the same time" (1 s stamps, tee lag)
 
@@ -492,16 +493,30 @@ def _same_fault_names_whom(top: Hyp, hyps: list[Hyp]) -> None:
         top.notes.append(f"another report of the same fault names rank {top.rank}")
 
 
+def _is_launcher_pointer(con: duckdb.DuckDBPyConnection, top: Hyp) -> bool:
+    """Whether the winner's own line is a launcher's record of a worker's failure (the
+    evidence where nothing else is: mpirun's notice, its report of a rank's signal)."""
+    if top.evidence is None:
+        return False
+    return bool(con.execute(
+        f"SELECT count(*) FROM events WHERE file = ? AND line_no = ? AND kind IN "
+        f"({sql_list(LAUNCHER_SAW_A_FAILURE)})", [top.evidence.file, top.evidence.line_no]).fetchone()[0])
+
+
 def launcher_names_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> None:
     """An unattributed winner (a C++ abort printed without a rank prefix, a child's
     traceback the launcher logged for it) takes its rank from the launcher's first observed
     failure when exactly one rank is named (evidence, not verdict: used only when nothing
     better names the rank)."""
-    if top.rank is not None or top.node is not None or (top.rule is None and top.classification is None):
+    if top.rank is not None or top.node is not None:
+        return
+    if top.rule is None and top.classification is None and not _is_launcher_pointer(con, top):
         return
     ranks = [r for (r,) in con.execute(
-        "SELECT DISTINCT rank FROM findings WHERE kind IN ('torchrun.worker_failed', 'mpi.first_failed') "
-        "AND rank IS NOT NULL "
+        f"SELECT DISTINCT f.rank FROM findings f JOIN events e ON e.file = f.file AND e.line_no = f.line_no "
+        f"WHERE f.kind IN ({sql_list(LAUNCHER_SAW_A_FAILURE)}) AND f.rank IS NOT NULL "
+        # (not the ranks the launcher then stopped itself: a SIGTERM's death is its teardown's)
+        "AND coalesce(e.attrs['signal_num'], '') NOT IN ('15', '1') "
         # mp.spawn's parent names the child (its spawn index, the rank the job passes on)
         # whose death it raises, whether or not a rule placed that death
         "UNION SELECT DISTINCT TRY_CAST(attrs['failed_rank'] AS INTEGER) FROM events "
