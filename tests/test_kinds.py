@@ -1,4 +1,4 @@
-"""The kind groups of ``parsers.kinds``: one definition that every reader uses."""
+"""The kind groups of ``correlator.timeline.kinds``: one definition that every reader uses."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import pytest
 
 from correlator.analysis.evidence import sql_file
 from correlator.analysis.rulebook import load_rules
+from correlator.timeline import kinds
 from correlator.watch.progress import PROGRESS_KINDS
-from parsers import PATTERNS, kinds
+from parsers import PATTERNS
 
 GROUPS = {name: getattr(kinds, name) for name in ("TRAINING_RECORDS", "METRIC_RECORDS", "STREAM_WENT_ON",
                                                      "COUNTED_PROGRESS")}

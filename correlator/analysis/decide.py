@@ -41,6 +41,7 @@ from correlator.analysis.outcome import phase_of
 from correlator.analysis.rendezvous import late_node
 from correlator.analysis.rulebook import LoadedRule
 from correlator.analysis.stopped import StoppedShort, mid_loop, stopped_short
+from correlator.timeline.kinds import METRIC_RECORDS, sql_list
 from correlator.verdict import (
     ClockOffset,
     Collateral,
@@ -52,7 +53,6 @@ from correlator.verdict import (
     Verdict,
     ranges,
 )
-from parsers.kinds import METRIC_RECORDS, sql_list
 
 SUSPECT_CONFIDENCE = 0.5  # a rank named from the absence of its report, not from a line of its own
 CONTEXT_EVENTS = 100  # events kept before the first deviating line in the JSON

@@ -6,13 +6,13 @@ from importlib import resources
 
 import duckdb
 
+from correlator.timeline import kinds
 from correlator.verdict import Evidence
-from parsers import kinds
 
 
 def sql_file(name: str) -> str:
     """A named query of this package (``correlator/analysis/<name>``), with the kind
-    groups of ``parsers.kinds`` written in where it names them (``$TRAINING_RECORDS``)."""
+    groups of ``correlator.timeline.kinds`` written in where it names them (``$TRAINING_RECORDS``)."""
     text = resources.files("correlator.analysis").joinpath(name).read_text()
     return _with_kind_groups(text)
 

@@ -32,8 +32,8 @@ from correlator.analysis.evidence import cite, epoch, one, rows, sql_file
 from correlator.analysis.flight_recorder import create_fr_inferences
 from correlator.analysis.outcome import phase_of
 from correlator.analysis.rulebook import LoadedRule
+from correlator.timeline.kinds import LAUNCHER_SAW_A_FAILURE, sql_list
 from correlator.verdict import Evidence, ranges
-from parsers.kinds import LAUNCHER_SAW_A_FAILURE, sql_list
 
 SIMULTANEOUS_S = 2.0  # stamps this close are "at the same time" (1 s stamps, tee lag)
 

@@ -16,7 +16,7 @@ import duckdb
 
 from correlator.analysis.classifier import Phase
 from correlator.analysis.evidence import sql_file
-from parsers.kinds import TRAINING_RECORDS, sql_list
+from correlator.timeline.kinds import TRAINING_RECORDS, sql_list
 
 STARTUP_S = 60.0  # with no step logged, an error this soon after the job's first line is a start-up error
 

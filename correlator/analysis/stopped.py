@@ -32,7 +32,7 @@ from itertools import pairwise
 import duckdb
 
 from correlator.analysis.evidence import rows
-from parsers.kinds import TRAINING_RECORDS, sql_list
+from correlator.timeline.kinds import TRAINING_RECORDS, sql_list
 
 # the ranks' last lines must fall within this many of the run's median step interval
 # of each other (and within at least MIN_SPREAD_S seconds)

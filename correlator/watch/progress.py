@@ -55,7 +55,7 @@ from datetime import datetime
 
 import polars as pl
 
-from parsers.kinds import COUNTED_PROGRESS
+from correlator.timeline.kinds import COUNTED_PROGRESS
 
 PROGRESS_KINDS = COUNTED_PROGRESS
 # attrs that carry the step of a progress kind

@@ -1,4 +1,4 @@
-"""Groups of event kinds that later steps read by what they mean, defined once.
+"""Groups of event kinds (the parsers' names) that later steps read by what they mean, defined once.
 
 The analysis (SQL and Python), ``watch`` and the rules each ask "is this line the
 run's training progress?" or "does this line carry a loss or a gradient norm?".
