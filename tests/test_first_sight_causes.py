@@ -3152,14 +3152,3 @@ def test_a_launchers_report_of_a_ranks_signal_names_that_rank_where_nothing_else
               "(Segmentation fault).\n" + _DASHES)
     v = verdict(tmp_path / "ompi", {"console.log": ompi})
     assert v.status == "failed" and v.initiating.rank == 3
-
-
-@pytest.mark.parametrize(("tail", "healthy"), [
-    ("-" * 64 + "\ntotal images/sec: 311.02\n" + "-" * 64 + "\n", True),
-    ("Number of trials: 4/4 (4 TERMINATED)\n", True),
-    ("Number of trials: 4/4 (1 ERROR, 3 TERMINATED)\n", False),
-])
-def test_a_benchmarks_or_tuners_closing_summary_is_a_healthy_end(tmp_path, tail, healthy):
-    steps = "".join(f"{s}\timages/sec: 311.{s % 7} +/- 0.1 (jitter = 0.4)\t7.1{s % 10}\n" for s in (10, 20, 30))
-    v = verdict(tmp_path, {"console.log": steps + tail})
-    assert (v.status == "healthy") == healthy, v.status_reason
