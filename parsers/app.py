@@ -107,7 +107,8 @@ PATTERNS = (
                   "early stopping", "# Out of bounds values : 0 OK", "cleanly", "successfully", "normally",
                   "final eval", "Final eval", "final val", "Final val", "final test", "Final test",
                   "final metrics", "Final metrics", "final results", "Final results", "SUCCEEDED", "Succeeded",
-                  "COMPLETED", "' succeeded", "raining time", "raining seconds"),
+                  "COMPLETED", "' succeeded", "raining time", "raining seconds", "total images/sec:",
+                  "Number of trials: "),
         # also Lightning's end of fit ("`Trainer.fit` stopped: `max_epochs=3` reached."), the
         # Trainer's final metrics block, and a test run's summary with nothing failed
         regex=(
@@ -119,6 +120,11 @@ PATTERNS = (
             # nccl-tests' closing summary: every size checked, no wrong value (src/common.cu; its
             # "# Avg bus bandwidth" line follows whether or not values were wrong)
             r"|^# Out of bounds values : 0 OK\s*$"
+            # tf_cnn_benchmarks' closing summary (printed once, after the last step, between dashed
+            # borders the fold keeps with it), and Ray Tune's
+            # status table once every trial has terminated (none errored, none running)
+            r"|^total images/sec: [\d.]+[ \t]*(?:$|\n)"
+            r"|^Number of trials: (?:\d+)/(?:\d+) \(\d+ TERMINATED\)\s*$"
             # a process's own word that it ends well, and the run's final metrics
             r"|\b(?:exiting|exited|shutting down|shut down) (?:cleanly|successfully|normally)\b"
             r"|\b(?:run|job|training|program) (?:finished|completed|ended) (?:successfully|cleanly|normally)\b"
@@ -151,6 +157,8 @@ PATTERNS = (
             "status: SUCCEEDED",
             "State: COMPLETED (exit code 0)",
             "Job 'raysubmit_wP3kd9aXbYu2Lr7c' succeeded",
+            "total images/sec: 204.75",
+            "Number of trials: 3/3 (3 TERMINATED)",
         ),
         near_misses=(
             "Download completed successfully",
@@ -165,6 +173,8 @@ PATTERNS = (
             "# Out of bounds values : 12 FAILED",
             "# Avg bus bandwidth    : 5.14095 ",
             "=================== 1 failed, 12 passed, 3 warnings in 41.20s ===================",
+            "90\timages/sec: 204.8 +/- 0.0 (jitter = 0.3)\t9.087",
+            "Number of trials: 3/3 (1 ERROR, 2 TERMINATED)",
         ),
     ),
     # The world size (and the printing process's rank) as the job's own code, DeepSpeed's

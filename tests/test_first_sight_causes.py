@@ -3152,3 +3152,52 @@ def test_a_launchers_report_of_a_ranks_signal_names_that_rank_where_nothing_else
               "(Segmentation fault).\n" + _DASHES)
     v = verdict(tmp_path / "ompi", {"console.log": ompi})
     assert v.status == "failed" and v.initiating.rank == 3
+
+
+@pytest.mark.parametrize(("tail", "healthy"), [
+    ("-" * 64 + "\ntotal images/sec: 311.02\n" + "-" * 64 + "\n", True),
+    ("Number of trials: 4/4 (4 TERMINATED)\n", True),
+    ("Number of trials: 4/4 (1 ERROR, 3 TERMINATED)\n", False),
+])
+def test_a_benchmarks_or_tuners_closing_summary_is_a_healthy_end(tmp_path, tail, healthy):
+    steps = "".join(f"{s}\timages/sec: 311.{s % 7} +/- 0.1 (jitter = 0.4)\t7.1{s % 10}\n" for s in (10, 20, 30))
+    v = verdict(tmp_path, {"console.log": steps + tail})
+    assert (v.status == "healthy") == healthy, v.status_reason
+
+
+# ---- session 31 ---------------------------------------------------------------------
+# A wait's own traceback says which collective the rank waited in; a traceback that
+# ended earlier (a caught, retried read error, training on after it) is not that wait's.
+_GLOO_WAIT = ("RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] "
+              "Timed out waiting 1800000ms for recv operation to complete")
+
+
+def _waiting_rank(rank: int) -> str:
+    return "".join(f"step {s} loss {2.0 - s / 10:.2f}\n" for s in range(1, 6)) + f"""\
+Traceback (most recent call last):
+  File "/srv/job/train.py", line 88, in <module>
+    main()
+  File "/srv/job/train.py", line 71, in main
+    dist.all_reduce(grads)
+  File "/opt/venv/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 2501, in all_reduce
+    work.wait()
+{_GLOO_WAIT}
+"""
+
+
+def test_a_caught_traceback_before_a_wait_is_not_the_collective_it_waited_in(tmp_path):
+    survived = """\
+step 1 loss 1.90
+step 2 loss 1.80
+Traceback (most recent call last):
+  File "/srv/job/shards.py", line 31, in read_shard
+    return fh.read()
+OSError: [Errno 5] Input/output error
+retrying shard 7 after a read error
+step 3 loss 1.70
+step 4 loss 1.60
+step 5 loss 1.50
+""" + _GLOO_WAIT + "\n"
+    v = verdict(tmp_path, {"rank0.log": _waiting_rank(0), "rank1.log": survived, "rank2.log": _waiting_rank(2)})
+    # rank 1 did not run a different collective (read_shard is the read it survived)
+    assert all(h.category != "collective_mismatch" for h in v.hypotheses), v.hypotheses

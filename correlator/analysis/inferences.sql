@@ -219,6 +219,14 @@ head AS (
     FROM t JOIN events h ON h.file = t.file AND h.rank IS NOT DISTINCT FROM t.rank
                         AND h.line_no BETWEEN t.line_no - 200 AND t.line_no
     WHERE h.message LIKE '%Traceback (most recent call last)%'
+      -- a traceback that already ended (its exception, then other lines) was another
+      -- failure's, caught and survived, not the wait's: a line at the margin between
+      -- them closed it
+      AND NOT EXISTS (SELECT 1 FROM events x
+                      WHERE x.file = t.file AND x.rank IS NOT DISTINCT FROM t.rank
+                        AND x.line_no > h.line_end AND x.line_no < t.line_no
+                        AND regexp_matches(x.message, '^\S')
+                        AND NOT regexp_matches(x.message, '^(Traceback|During handling|The above exception)'))
     GROUP BY ALL
 )
 SELECT t.*, coalesce((SELECT string_agg(x.message, chr(10) ORDER BY x.line_no) FROM events x
@@ -228,7 +236,7 @@ FROM t LEFT JOIN head h ON h.file = t.file AND h.line_no = t.line_no;
 
 CREATE OR REPLACE TEMP TABLE collective_claims AS
 WITH claims AS (
-    SELECT TRY_CAST(attrs['peer_rank'] AS INTEGER) AS rank, 0 AS prio,
+    SELECT TRY_CAST(attrs['peer_rank'] AS INTEGER) AS rank, 0 AS prio, 0 AS sub,
            {'seq': attrs['seq'], 'op': upper(replace(attrs['op'], '_', '')), 'shape': attrs['shape'],
             'dtype': attrs['dtype']} AS f,
            node, file, line_no, line_end, message, ts_aligned, false AS group_only
@@ -238,7 +246,7 @@ WITH claims AS (
     -- collective, else its innermost frame (DDP's all-reduce runs inside autograd's
     -- backward: `_engine_run_backward`); ranks waiting in different calls entered
     -- different collectives
-    SELECT printed_by, 1,
+    SELECT printed_by, 1, 1,
            {'seq': NULL, 'op': upper(replace(coalesce(
                 list_last(regexp_extract_all(tb, 'distributed_c10d\.py", line \d+, in (\w+)', 1)),
                 list_last(regexp_extract_all(tb, 'File "[^"\n]+", line \d+, in (\w+)', 1))), '_', '')),
@@ -251,7 +259,7 @@ WITH claims AS (
     -- when every such line is of the same group and each rank names one collective.
     -- Two global ranks that are the same rank of "their" group are in two groups
     -- (`[rank13]: ... [Rank 1]` and `[rank15]: ... [Rank 1]`), whatever the lines print.
-    SELECT who, 1, {'seq': seq, 'op': op, 'shape': numel, 'dtype': NULL},
+    SELECT who, 1, 0, {'seq': seq, 'op': op, 'shape': numel, 'dtype': NULL},
            node, file, line_no, line_end, message, ts_aligned, printed_by IS NULL
     FROM watchdog_reports
     WHERE who IS NOT NULL AND category = 'nccl_timeout_hang'
@@ -261,15 +269,17 @@ WITH claims AS (
       AND who NOT IN (SELECT who FROM watchdog_reports WHERE who IS NOT NULL
                       GROUP BY who HAVING count(DISTINCT (seq, op, coalesce(numel, ''))) > 1)
     UNION ALL
-    SELECT TRY_CAST(attrs['other_rank'] AS INTEGER), 2,
+    SELECT TRY_CAST(attrs['other_rank'] AS INTEGER), 2, 0,
            {'seq': attrs['other_seq'], 'op': upper(replace(attrs['other_op'], '_', '')), 'shape': attrs['other_shape'],
             'dtype': attrs['other_dtype']},
            node, file, line_no, line_end, message, ts_aligned, false
     FROM events WHERE kind = 'c10d.collective_mismatch' AND attrs['other_rank'] IS NOT NULL
 )
-SELECT rank, arg_min(f, (prio, line_no)) AS f,
+-- (a rank's watchdog line and its traceback's reading of the same line: the line's own
+-- words first; then the file, so that no tie is left to the order rows arrive in)
+SELECT rank, arg_min(f, (prio, line_no, sub, file)) AS f,
        arg_min({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned,
-                'message': message}, (prio, line_no)) AS k,
+                'message': message}, (prio, line_no, sub, file)) AS k,
        bool_and(prio = 2) AS hearsay, bool_or(group_only) AS group_only
 FROM claims WHERE rank IS NOT NULL GROUP BY rank;
 
