@@ -290,6 +290,34 @@ PATTERNS = (
             "[rank2]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete",
         ),
     ),
+    # ProcessGroupGloo's set-up: every rank connects a TCP pair to every other at the
+    # address its device bound ("Gloo connectFullMesh failed with <gloo's error>", logged at
+    # E and raised); a rank whose hostname resolves to no usable address binds loopback,
+    # with a TORCH_WARN_ONCE first (torch/csrc/distributed/c10d/ProcessGroupGloo.cpp)
+    Pattern(
+        "c10d.gloo_connect_failed",
+        triggers=("Gloo connectFullMesh failed with",),
+        regex=r"Gloo connectFullMesh failed with (?P<error_text>.*)",
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "[rank8]:[E ProcessGroupGloo.cpp:144] Gloo connectFullMesh failed with "
+            "[../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error",
+            "[E ProcessGroupGloo.cpp:138] Gloo connectFullMesh failed with Connection reset by peer",
+        ),
+    ),
+    Pattern(
+        "c10d.gloo_loopback_fallback",
+        triggers=("Using the loopback address as fallback",),
+        regex=r"Unable to resolve hostname to a \(local\) address\. Using the loopback address as fallback",
+        source=SOURCE,
+        level="WARNING",
+        examples=(
+            "[rank0]:[W427 03:10:15.652192062 ProcessGroupGloo.cpp:715] Warning: Unable to resolve hostname to a "
+            "(local) address. Using the loopback address as fallback. Manually set the network interface to bind "
+            "to with GLOO_SOCKET_IFNAME. (function operator())",
+        ),
+    ),
     Pattern(
         "c10d.gloo_peer_closed",
         triggers=("Connection closed by peer", "Connection reset by peer"),

@@ -3185,7 +3185,8 @@ Traceback (most recent call last):
 """
 
 
-def test_a_caught_traceback_before_a_wait_is_not_the_collective_it_waited_in(tmp_path):
+@pytest.mark.parametrize("prefix", ["", "Dec 06 22:07:40 r{r} [rank{r}]: "])
+def test_a_caught_traceback_before_a_wait_is_not_the_collective_it_waited_in(tmp_path, prefix):
     survived = """\
 step 1 loss 1.90
 step 2 loss 1.80
@@ -3198,6 +3199,192 @@ step 3 loss 1.70
 step 4 loss 1.60
 step 5 loss 1.50
 """ + _GLOO_WAIT + "\n"
-    v = verdict(tmp_path, {"rank0.log": _waiting_rank(0), "rank1.log": survived, "rank2.log": _waiting_rank(2)})
+    files = {f"rank{r}.log": text for r, text in enumerate([_waiting_rank(0), survived, _waiting_rank(2)])}
+    # (a prefix the fold does not see through: each line its own event, the traceback read back to its header)
+    files = {n: "".join(prefix.format(r=n[4]) + ln + "\n" for ln in text.splitlines()) for n, text in files.items()}
+    v = verdict(tmp_path, files)
     # rank 1 did not run a different collective (read_shard is the read it survived)
     assert all(h.category != "collective_mismatch" for h in v.hypotheses), v.hypotheses
+
+
+# Horovod's stall inspector names the ranks its coordinator waits for, one line each under
+# "Missing ranks:" (or "Stalled ranks:"), or lists the ranks that were ready: those numbers
+# are the suspects, not srun labels of the coordinator's lines.
+_HVD_WARN = ("[2023-03-02 10:11:12.345678: W horovod/common/stall_inspector.cc:105] One or more tensors were "
+             "submitted to be reduced, gathered or broadcasted by subset of ranks and are waiting for remainder "
+             "of ranks for more than 60 seconds. This may indicate that different ranks are trying to submit "
+             "different tensors or that only subset of ranks is submitting tensors, which will cause deadlock. ")
+
+
+@pytest.mark.parametrize("header", ["Missing ranks:", "Stalled ranks:"])
+@pytest.mark.parametrize("wrap", ["{}", "[1,0]<stderr>:{}", "0: {}"])
+@pytest.mark.parametrize("stalled", [3, 5])
+def test_horovods_stall_list_names_the_rank_waited_for(tmp_path, header, wrap, stalled):
+    lines = [_HVD_WARN, header, f"{stalled}: [DistributedAdam_Allreduce/HorovodAllreduce_grads_{stalled}_0, "
+                                f"DistributedAdam_Allreduce/HorovodAllreduce_grads_{stalled + 1}_0]"]
+    v = verdict(tmp_path, {"console.log": "".join(wrap.format(x) + "\n" for x in lines)})
+    assert v.status == "failed"
+    assert v.root_cause is not None and v.root_cause.category == "nccl_timeout_hang"
+    assert v.initiating is not None and v.initiating.rank == stalled
+    # the first deviating line is the coordinator's warning with its list, a line of rank 0's
+    assert v.first_deviating is not None and "stall_inspector.cc" in v.first_deviating.text
+    if wrap.startswith("[1,0]"):
+        assert v.first_deviating.rank == 0
+
+
+def test_horovods_ready_list_names_the_rank_not_ready(tmp_path):
+    console = "".join(
+        f"Stalled ops: HorovodBroadcast_resnet_block{i}_weights_0 [ready ranks: 3, 0, 4, 2],\n" for i in range(3)
+    ) + "[1,3]<stderr>:INFO:tensorflow:Running local_init_op.\n"
+    v = verdict(tmp_path, {"console.log": console})
+    assert v.initiating is not None and v.initiating.rank == 1
+
+
+def test_an_srun_labelled_list_that_is_no_stall_list_keeps_its_labels(tmp_path):
+    # "3: [..." lines of an srun -l console with no stall header: srun labels as ever
+    console = "0: [INFO] step 10 loss 1.2\n3: [INFO] step 10 loss 1.3\n3: [a, b]\n"
+    ingest(write_job(tmp_path / "job", {"console.log": console}), out_parquet=tmp_path / "t.parquet", options=QUIET)
+    rows = pq.read_table(tmp_path / "t.parquet").select(["task", "message"]).to_pylist()
+    assert {(r["task"], r["message"]) for r in rows} >= {(0, "[INFO] step 10 loss 1.2"), (3, "[a, b]")}
+
+
+# A training loop whose records reached the last epoch's end (and whose later records,
+# an evaluation bar, reached theirs) finished, with no completion line printed or pasted.
+def _epoch_records(epochs: int, last_epoch: int, steps: int, last_step: int, style: str) -> str:
+    out = []
+    for e in range(1, last_epoch + 1):
+        stop = last_step if e == last_epoch else steps
+        for s in range(max(1, stop - 2), stop + 1):
+            if style == "bar":
+                pct = 100 * s // steps
+                out.append(f"Training Epoch: {e}/{epochs}, step {s}/{steps} completed (loss: {1.5 / e:.4f}): "
+                           f"{pct}%|#####     | {s}/{steps} [01:0{e}<00:00,  1.9it/s]")
+            else:
+                out.append(f"Epoch [{e}/{epochs}], Step [{s}/{steps}], Loss: {1.5 / e:.4f}")
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("style", ["bar", "plain"])
+def test_a_loop_that_finished_its_last_epoch_is_a_healthy_end(tmp_path, style):
+    files = {f"rank{r}.log": _epoch_records(4, 4, 300, 300, style) for r in range(2)}
+    files["rank0.log"] += "evaluating Epoch: 100%|##########| 25/25 [00:04<00:00,  5.2it/s]\n"
+    v = verdict(tmp_path, files)
+    assert v.status == "healthy", v.status_reason
+
+
+@pytest.mark.parametrize("last_epoch, last_step", [(3, 300), (4, 120)])
+def test_a_loop_short_of_its_last_epochs_end_is_no_healthy_end(tmp_path, last_epoch, last_step):
+    files = {f"rank{r}.log": _epoch_records(4, last_epoch, 300, last_step, "plain") for r in range(2)}
+    assert verdict(tmp_path, files).status != "healthy"
+
+
+def test_an_evaluation_cut_short_after_the_last_epoch_is_no_healthy_end(tmp_path):
+    files = {"rank0.log": _epoch_records(2, 2, 50, 50, "bar")
+             + "evaluating Epoch:  36%|###6      | 9/25 [00:01<00:03,  5.2it/s]\n"}
+    assert verdict(tmp_path, files).status != "healthy"
+
+
+# Gloo's full mesh failing where a machine's ranks bound loopback is that machine's set-up
+_LOOPBACK = ("[rank{r}]:[W1203 09:14:02.118203311 ProcessGroupGloo.cpp:715] Warning: Unable to resolve hostname to a "
+             "(local) address. Using the loopback address as fallback. Manually set the network interface to bind "
+             "to with GLOO_SOCKET_IFNAME. (function operator())")
+_MESH = ("[rank{r}]:[E1203 09:14:32.520114017 ProcessGroupGloo.cpp:143] Gloo connectFullMesh failed with "
+         "[../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error")
+
+
+@pytest.mark.parametrize("warned", [True, False])
+def test_gloos_mesh_failure_after_a_loopback_fallback_is_configuration(tmp_path, warned):
+    files = {
+        "node-a/rank0.log": "INFO 12-03 09:14:01 world_size=2 rank=0 backend=nccl\n",
+        "node-b/rank1.log": (_LOOPBACK.format(r=1) + "\n" if warned else "") + _MESH.format(r=1) + "\n",
+    }
+    v = verdict(tmp_path, files)
+    assert v.status == "failed" and v.root_cause is not None
+    assert v.root_cause.category == ("config_error" if warned else "nccl_network")
+
+
+# Two machines told apart by a letter (node-a/, node-b/); both ranks of one fail alike
+# on what the machine gives them (its disk), the other's ranks only lose their peers
+_SAVE_FULL = """\
+Traceback (most recent call last):
+  File "/srv/job/train.py", line 140, in <module>
+    main()
+  File "/srv/job/train.py", line 122, in main
+    torch.save(state, f"/scratch/ckpt/shard-{rank}.pt")
+  File "/opt/venv/lib/python3.11/site-packages/torch/serialization.py", line 965, in save
+    with _open_zipfile_writer(f) as opened_zipfile:
+RuntimeError: [enforce fail at inline_container.cc:664] . unexpected pos 1536 vs 1430
+"""
+
+
+@pytest.mark.parametrize("a, b", [("node-a", "node-b"), ("hostA", "hostB")])
+def test_one_machines_ranks_failing_alike_on_its_disk_is_that_machine(tmp_path, a, b):
+    steps = "".join(f"[rank{{r}}] step {s} loss {1.0 / s:.3f}\n" for s in range(1, 4))
+    lost = ("[rank{r}]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] "
+            "Connection closed by peer [10.0.0.12]:29511\n")
+    files = {f"{a}/console.log": "".join((steps + lost).format(r=r) for r in (0, 1)),
+             f"{b}/console.log": "".join(steps.format(r=r) + "".join(f"[rank{r}]: {ln}\n" for ln in _SAVE_FULL.splitlines())
+                                         for r in (2, 3))}
+    v = verdict(tmp_path, files)
+    assert v.root_cause is not None and v.root_cause.category == "storage_io"
+    assert v.initiating is not None and v.initiating.rank is None and v.initiating.node == b
+
+
+def test_a_plural_folder_is_no_machine():
+    from correlator.ingest.attribute import facts_from_path
+    assert facts_from_path("workers/w1.log").node is None
+    assert facts_from_path("nodes/a.log").node is None
+    assert facts_from_path("node-b/console.log").node == "node-b"
+
+
+# A command line every rank gets, refused by the first rank to parse it; the launcher
+# terminated the other before it printed anything: that rank did not pass the check
+def test_a_refused_command_line_with_the_other_rank_terminated_is_every_ranks(tmp_path):
+    usage = ("usage: fit.py [-h] [--optimizer {sgd,adamw}] [--warmup WARMUP]\n"
+             "fit.py: error: argument --optimizer: invalid choice: 'lamb' (choose from 'sgd', 'adamw')\n")
+    table = """\
+W1207 11:02:13.545000 812 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 871 closing signal SIGTERM
+E1207 11:02:13.561000 812 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 2) local_rank: 0 (pid: 870) of binary: /opt/venv/bin/python3
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+============================================================
+fit.py FAILED
+------------------------------------------------------------
+Failures:
+[1]:
+  time      : 2026-12-07_11:02:13
+  host      : trainer-0
+  rank      : 1 (local_rank: 1)
+  exitcode  : -15 (pid: 871)  (SIGTERM)
+  error_file: <N/A>
+  traceback : Signal 15 (SIGTERM) received by PID 871
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-12-07_11:02:13
+  host      : trainer-0
+  rank      : 0 (local_rank: 0)
+  exitcode  : 2 (pid: 870)
+  error_file: <N/A>
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+============================================================
+""".replace("ChildFailedError:\n", "ChildFailedError: \n")  # torch prints a trailing space there
+    v = verdict(tmp_path, {"run/attempt_0/0/stderr.log": usage, "run/attempt_0/1/stdout.log": "starting rank 1\n",
+                           "console.log": table})
+    assert v.root_cause is not None and v.root_cause.category == "config_error"
+    assert v.initiating is not None and v.initiating.all_ranks
+
+
+# A broadcasting error raised in the optimizer's own step is a restored state of another
+# shape (configuration); the same error in the model's forward is the code's
+@pytest.mark.parametrize("where, category", [
+    ('  File "/opt/venv/lib/python3.11/site-packages/torch/optim/sgd.py", line 341, in _single_tensor_sgd\n'
+     "    buf.mul_(momentum).add_(grad, alpha=1 - dampening)\n", "config_error"),
+    ('  File "/srv/job/net.py", line 52, in forward\n    return h + self.skip(x)\n', "code_exception"),
+])
+def test_a_shape_error_in_the_optimizers_step_is_a_restored_state(tmp_path, where, category):
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/srv/job/fit.py", line 77, in <module>\n    run()\n' + where
+          + "RuntimeError: The size of tensor a (96) must match the size of tensor b (64) at non-singleton dimension 0\n")
+    console = "".join(f"[rank1]: {ln}\n" for ln in tb.splitlines())
+    v = verdict(tmp_path, {"console.log": "[rank0]: step 1 loss 0.9\n[rank1]: step 1 loss 0.8\n" + console})
+    assert v.root_cause is not None and v.root_cause.category == category

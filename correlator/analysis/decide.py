@@ -40,7 +40,7 @@ from correlator.analysis.hypotheses import (
 from correlator.analysis.outcome import phase_of
 from correlator.analysis.rendezvous import late_node
 from correlator.analysis.rulebook import LoadedRule
-from correlator.analysis.stopped import StoppedShort, mid_loop, stopped_short
+from correlator.analysis.stopped import StoppedShort, finished_loop, mid_loop, stopped_short
 from correlator.timeline.kinds import METRIC_RECORDS, sql_list
 from correlator.verdict import (
     ClockOffset,
@@ -115,6 +115,12 @@ def decide(
              AND NOT EXISTS (SELECT 1 FROM stream_completion c
                              WHERE c.file = f.file AND c.rank IS NOT DISTINCT FROM f.printed_by
                                AND c.last_line > coalesce(f.line_end, f.line_no))
+             -- nor a cause that is only a warning, where the rank it blames trained on after it
+             -- (a stall Horovod reported, then the stalled rank's first step)
+             AND NOT EXISTS (SELECT 1 FROM events w
+                             JOIN stream_progress s ON s.file = w.file AND s.rank IS NOT DISTINCT FROM f.rank
+                             WHERE w.file = f.file AND w.line_no = f.line_no AND w.level = 'WARNING'
+                               AND s.last_line > coalesce(f.line_end, f.line_no))
            ORDER BY coalesce(f.ts_aligned, f.ts_bound) NULLS LAST, f.file, f.line_no""",
     )
     collateral_rows = rows(
@@ -248,6 +254,15 @@ def decide(
         # every rank shares it (in a job of several machines it is that node's)
         all_ranks = True
         top.notes.append(f"node {top.node} is the job's only machine: what it lacks, every rank lacks")
+    if (not all_ranks and not external and top.rank is not None and len(nodes) >= 2 and top.n_ranks_same >= 2
+            and top.category in NODE_SHARED_CATEGORIES and top.evidence is not None):
+        # two or more ranks of one machine fail alike on what they share (its disk, its limits,
+        # its set-up) and the other machines' ranks do not: that machine, not its first printer
+        node = _one_node_only(con, top)
+        if node is not None:
+            top.rank, top.node = None, node
+            top.notes.append(f"only node {node}'s ranks raise it; the other nodes' logs show no such error")
+            confidence = sum(h.score for h in hyps if h is top or h.category == top.category) / total
     if all_ranks:
         # the same failure on every rank: its reports on the other ranks are that conclusion
         # again, not rivals (four ranks' "Duplicate GPU" scored a quarter each and read
@@ -321,7 +336,8 @@ def decide(
     )
     verdict.root_cause = _root_cause(top)
     _second_opinion(con, top, verdict.root_cause)
-    verdict.status = "failed" if confidence >= MIN_CONFIDENCE else "inconclusive"
+    # (whose failure it was may be uncertain; that it failed is not, where ranks' echoes say so)
+    verdict.status = "failed" if confidence >= MIN_CONFIDENCE or collateral_rows else "inconclusive"
     verdict.status_reason = (
         f"failure evidence at {top.evidence.file}:{top.evidence.line_no}" if top.evidence is not None
         else "inferred from the other ranks' reports"
@@ -354,7 +370,13 @@ def decide(
         verdict.first_deviating = _first_deviating(con, {
             **earlier, "subject_rank": None, "why": "every rank failed alike: the first error line of that failure"})
     elif top.evidence is not None and (top.rule is not None or top.inference is None):
-        verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody)
+        printed_by: int | object | None = _EVIDENCE_RANK
+        if top.rule is not None and top.rule.rule.blames != "rank":
+            # a report that names another rank (Horovod's coordinator listing the rank it waits
+            # for) is a line of its printer's
+            printed_by = con.execute("SELECT any_value(rank) FROM events WHERE file = ? AND line_no = ?",
+                                     [top.evidence.file, top.evidence.line_no]).fetchone()[0]
+        verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody, rank=printed_by)
     elif top.inference == "missing_reporter" and top.evidence is not None:
         # a suspect, not a culprit: the line it cites (its last, else the first report), as
         # the line of whoever printed it
@@ -981,8 +1003,10 @@ def _deterministic_everywhere(con: duckdb.DuckDBPyConnection, top: Hyp, hyps: li
     if top.rank is not None:
         # another rank that only waited for it (its peer gone, its wait run out) ran the check
         # and passed it: the failure was this rank's own (its own stale checkout, its own file)
+        # (a rank its launcher terminated did not wait: it may have been killed before the check)
         waited = con.execute(
-            "SELECT count(*) FROM findings WHERE role = 'collateral' AND rank IS NOT NULL AND rank <> ?",
+            "SELECT count(*) FROM findings WHERE role = 'collateral' AND rank IS NOT NULL AND rank <> ? "
+            "AND category IN ('nccl_timeout_hang', 'nccl_network', 'rendezvous')",
             [top.rank],
         ).fetchone()[0]
         if waited and top.n_ranks_same < 2:
@@ -1050,6 +1074,12 @@ def _healthy_or_not(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
         verdict.status = "healthy"
         verdict.status_reason = survived
         return
+    finished = finished_loop(con)
+    if finished is not None:
+        verdict.status = "healthy"
+        verdict.status_reason = (f"the training loop finished its last epoch at {finished['file']}:"
+                                 f"{finished['line_no']} and nothing failed")
+        return
     verdict.status = "inconclusive"
     step = con.execute("SELECT max(TRY_CAST(attrs['step'] AS BIGINT)) FROM events "
                        "WHERE kind = 'app.step_metrics'").fetchone()[0]
@@ -1111,8 +1141,9 @@ def _survived_anomalies(con: duckdb.DuckDBPyConnection) -> str | None:
     if not row or not row[0]:
         return None
     n_any, n_warn, any_progress, trained_after, stopped_at = row
-    inside = mid_loop(con) if any_progress else None
-    if inside is not None and inside.n_streams and inside.n_inside == inside.n_streams:
+    # (progress bars count too: a paste of a bar frozen at 34% of its epoch is a snapshot)
+    inside = mid_loop(con)
+    if inside.n_streams and inside.n_inside == inside.n_streams:
         return None  # every counted stream stopped inside its loop: the logs end mid-run, not at its end
     if trained_after and not stopped_at:  # no stream's progress stopped at its anomaly
         return f"{n_any} warning(s) or survived error(s), and it trained on after them"

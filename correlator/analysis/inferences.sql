@@ -152,14 +152,29 @@ behind AS (
     SELECT s.* FROM last_step s
     WHERE s.rank IN (SELECT rank FROM silent_candidates)
       AND s.step < (SELECT min(o.step) FROM last_step o WHERE o.rank <> s.rank)
+),
+-- a candidate that warned after its last step, in words no other rank printed (a loader
+-- stalled, a slow read): it was not waiting in the collective with the others, it was stuck
+-- on its own; the silent ones beside it were waiting like those that timed out
+warned AS (
+    SELECT x.rank, arg_min({'file': x.file, 'line_no': x.line_no, 'line_end': x.line_end, 'node': x.node,
+                            'ts': x.ts_aligned, 'message': x.message}, x.line_no) AS k
+    FROM events x JOIN last_step_key s ON s.rank = x.rank AND x.file = s.k.file AND x.line_no > s.k.line_no
+    WHERE x.rank IN (SELECT rank FROM silent_candidates) AND x.template IS NOT NULL
+      -- (a level word behind a rank tag, "[rank2] WARNING ...", that no stamp made a record of)
+      AND (x.level = 'WARNING' OR (x.level IS NULL AND regexp_matches(x.message, '^\[[^\]\n]{1,40}\]:? WARN(?:ING)?\b')))
+      AND NOT EXISTS (SELECT 1 FROM events o WHERE o.template = x.template AND o.rank IS DISTINCT FROM x.rank)
+    GROUP BY x.rank
 )
-SELECT 'silent_rank', (SELECT category FROM wait_kind), c.rank, l.node,
-       coalesce(b.file, l.file), coalesce(b.line_no, l.line_no), CASE WHEN b.file IS NULL THEN l.line_end END,
-       coalesce(b.message, l.message), coalesce(b.ts, l.last_ts),
+SELECT 'silent_rank', (SELECT category FROM wait_kind), c.rank, coalesce(w.k.node, l.node),
+       coalesce(w.k.file, b.file, l.file), coalesce(w.k.line_no, b.line_no, l.line_no),
+       CASE WHEN w.rank IS NOT NULL THEN w.k.line_end WHEN b.file IS NULL THEN l.line_end END,
+       coalesce(w.k.message, b.message, l.message), coalesce(w.k.ts, b.ts, l.last_ts),
        -- a rank with no line here at all is known only by count (a world size, a table)
-       CASE WHEN l.rank IS NULL THEN 0.7 ELSE 0.9 END,
+       CASE WHEN w.rank IS NOT NULL THEN 1.8 WHEN l.rank IS NULL THEN 0.7 ELSE 0.9 END,
        c.n_timeouts || ' other rank(s) timed out waiting while it logged no error; '
-       || CASE WHEN l.rank IS NULL THEN 'it left no line here at all (known from the job''s world size or the '
+       || CASE WHEN w.rank IS NOT NULL THEN 'after its last step it warned (shown), in words no other rank printed'
+               WHEN l.rank IS NULL THEN 'it left no line here at all (known from the job''s world size or the '
                                          || 'launcher''s table): its own log would say what it was doing'
                WHEN b.rank IS NOT NULL THEN 'its last completed step (shown) is behind every other rank''s'
                WHEN l.last_ts <= c.wait_start + INTERVAL 2 SECOND
@@ -169,13 +184,15 @@ SELECT 'silent_rank', (SELECT category FROM wait_kind), c.rank, l.node,
 FROM silent_candidates c
 LEFT JOIN last_line l ON l.rank = c.rank
 LEFT JOIN behind b ON b.rank = c.rank
+LEFT JOIN warned w ON w.rank = c.rank
 -- stamps of unstamped tracebacks are lower bounds (their rank's previous line),
 -- so "not after the first timeout" rather than "before"; or it stalled behind
 -- every other rank and only echoed the others afterwards
 -- A rank still logging after the waits began (their start, not their reports) was
 -- not the one they waited for: busy ranks are odd_one_out's.
-WHERE l.last_ts IS NULL OR l.last_ts <= coalesce(c.wait_start, c.first_timeout) + INTERVAL 2 SECOND
-   OR b.rank IS NOT NULL;
+WHERE (l.last_ts IS NULL OR l.last_ts <= coalesce(c.wait_start, c.first_timeout) + INTERVAL 2 SECOND
+       OR b.rank IS NOT NULL OR w.rank IS NOT NULL)
+  AND (w.rank IS NOT NULL OR NOT EXISTS (SELECT 1 FROM warned));
 
 -- mismatch_odd_rank: with TORCH_DISTRIBUTED_DEBUG=DETAIL a rank reports its own
 -- collective's fingerprint and a peer's (c10d.collective_mismatch: peer_rank, seq,
@@ -220,13 +237,15 @@ head AS (
                         AND h.line_no BETWEEN t.line_no - 200 AND t.line_no
     WHERE h.message LIKE '%Traceback (most recent call last)%'
       -- a traceback that already ended (its exception, then other lines) was another
-      -- failure's, caught and survived, not the wait's: a line at the margin between
-      -- them closed it
+      -- failure's, caught and survived, not the wait's: a line at its margin (the column
+      -- of its header, after whatever prefix the lines share) between them closed it
       AND NOT EXISTS (SELECT 1 FROM events x
                       WHERE x.file = t.file AND x.rank IS NOT DISTINCT FROM t.rank
                         AND x.line_no > h.line_end AND x.line_no < t.line_no
-                        AND regexp_matches(x.message, '^\S')
-                        AND NOT regexp_matches(x.message, '^(Traceback|During handling|The above exception)'))
+                        AND regexp_matches(substr(x.message, strpos(h.message, 'Traceback (most recent call last)')),
+                                           '^\S')
+                        AND NOT regexp_matches(substr(x.message, strpos(h.message, 'Traceback (most recent call last)')),
+                                               '^(Traceback|During handling|The above exception)'))
     GROUP BY ALL
 )
 SELECT t.*, coalesce((SELECT string_agg(x.message, chr(10) ORDER BY x.line_no) FROM events x

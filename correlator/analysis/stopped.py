@@ -19,6 +19,12 @@ stream's records (a rank label ``1/3`` does not move, a date is no position). A
 stream whose last record stands short of such a counter's end stopped inside the
 loop (``mid_loop``): a snapshot of a running job, or a job stopped from outside,
 not a run that ended, whatever it survived before.
+
+The other way round, a stream whose last epoch record stands at the last epoch's end
+(``Epoch 3/3`` with its bar at 100%, or its inner counter at ``M/M``, or ``M-1/M``
+counted from zero) and whose later records (an evaluation bar) stand at their ends
+too finished its training loop (``finished_loop``): with no failure in the logs,
+that is a healthy end even where no completion line was printed or pasted.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from itertools import pairwise
 import duckdb
 
 from correlator.analysis.evidence import rows
-from correlator.timeline.kinds import TRAINING_RECORDS, sql_list
+from correlator.timeline.kinds import COUNTED_PROGRESS, sql_list
 
 # the ranks' last lines must fall within this many of the run's median step interval
 # of each other (and within at least MIN_SPREAD_S seconds)
@@ -43,6 +49,7 @@ LAST_RECORDS = 50
 MIN_POSITIONS = 3  # distinct positions of a counter before it is read as a loop
 # "N/M" not inside a date, a path, a version or a longer token
 _POSITION = re.compile(r"(?<![\w/.:-])(\d{1,9})\s*/\s*(\d{1,9})(?![\w/.:-])")
+_BAR_PERCENT = re.compile(r"(?<![\d.])(\d{1,3})%\|")  # tqdm's "34%|███▍      | 17/50"
 
 
 @dataclass(frozen=True)
@@ -106,10 +113,17 @@ def mid_loop(con: duckdb.DuckDBPyConnection) -> MidLoop:
     # a rank's stream runs across files (rotated logs, restarts' directories) in time order;
     # records of no known rank are their file's stream
     recs = rows(con, f"""
-        SELECT coalesce('rank ' || rank, file) AS stream, file, rank, line_no, message, ts_aligned
-        FROM events WHERE kind IN ({sql_list(TRAINING_RECORDS)})
-        QUALIFY row_number() OVER (PARTITION BY stream ORDER BY ts_aligned DESC NULLS LAST, file DESC,
-                                   line_no DESC) <= {LAST_RECORDS}
+        WITH r AS (
+            SELECT coalesce('rank ' || rank, file) AS stream, file, rank, line_no, line_end, message, ts_aligned
+            FROM events WHERE kind IN ({sql_list(COUNTED_PROGRESS)})
+            QUALIFY row_number() OVER (PARTITION BY stream ORDER BY ts_aligned DESC NULLS LAST, file DESC,
+                                       line_no DESC) <= {LAST_RECORDS}
+        ),
+        -- (is a record its file's last line? a bar that nothing followed was frozen there)
+        ends AS (SELECT file, max(coalesce(line_end, line_no)) AS file_end FROM events
+                 WHERE file IN (SELECT file FROM r) GROUP BY file)
+        SELECT r.*, coalesce(r.line_end, r.line_no) >= e.file_end AS file_last
+        FROM r JOIN ends e USING (file)
         ORDER BY stream, ts_aligned NULLS FIRST, file, line_no""")
     streams: dict[str, list[dict]] = defaultdict(list)
     for r in recs:
@@ -134,7 +148,16 @@ def _stops_inside(records: list[dict]) -> bool | None:
 
     A loop's end is where its records have shown it to be: ``M`` where a record reached
     ``M/M``; else, where the loop has restarted, the furthest position it printed (a loop
-    logged every 10 of 46 ends at ``44/46``); else within one logging interval of ``M``."""
+    logged every 10 of 46 ends at ``44/46``); else within one logging interval of ``M``.
+    A progress bar names its loop itself: a last bar drawn short of 100% that is its file's
+    last line is inside it."""
+    # a progress bar names its loop itself: its last drawn state short of 100%, with nothing
+    # printed after it in its file, is where the stream froze
+    final_text = records[-1]["message"] or ""
+    bar = _BAR_PERCENT.search(final_text)
+    if (bar and int(bar.group(1)) < 100 and records[-1].get("file_last")
+            and any(int(n) < int(m) for n, m in _POSITION.findall(final_text))):
+        return True
     seen: dict[tuple[int, int], list[int]] = defaultdict(list)  # (position in line, M) -> the Ns, in order
     for r in records:
         for i, m in enumerate(_POSITION.finditer(r["message"] or "")):
@@ -154,3 +177,41 @@ def _loop_end(ns: list[int], total: int) -> int:
     xs = sorted(set(ns))
     interval = min(b - a for a, b in pairwise(xs))
     return total - interval + 1  # the last position a loop logged every ``interval`` may print
+
+
+# an epoch counter: "Epoch 3/3", "epoch: 3/3", "Epoch [3/3]" (not "Epoch: 100%")
+_EPOCH = re.compile(r"(?i)\bepoch\b\W{0,3}(\d{1,6})\s*/\s*(\d{1,6})(?![\w/.:-])")
+_BAR_FULL = re.compile(r"\b100%\|")
+
+
+def _at_end(message: str) -> bool:
+    """Does this record stand at the end of every loop it counts (a full bar, or each
+    ``N/M`` at ``M`` or, counted from zero, ``M-1``)?"""
+    if _BAR_FULL.search(message):
+        return True
+    return all(int(n) >= int(m) - 1 for n, m in _POSITION.findall(message))
+
+
+def finished_loop(con: duckdb.DuckDBPyConnection) -> dict | None:
+    """The last record of a run every counted stream of which finished its last epoch
+    (see the module's docstring), or None."""
+    recs = rows(con, f"""
+        SELECT coalesce('rank ' || rank, file) AS stream, file, rank, line_no, message, ts_aligned
+        FROM events WHERE kind IN ({sql_list(COUNTED_PROGRESS)})
+        QUALIFY row_number() OVER (PARTITION BY stream ORDER BY ts_aligned DESC NULLS LAST, file DESC,
+                                   line_no DESC) <= {LAST_RECORDS}
+        ORDER BY stream, ts_aligned NULLS FIRST, file, line_no""")
+    streams: dict[str, list[dict]] = defaultdict(list)
+    for r in recs:
+        streams[r["stream"]].append(r)
+    last = None
+    for records in streams.values():
+        with_epoch = [i for i, r in enumerate(records) if _EPOCH.search(r["message"] or "")]
+        if not with_epoch:
+            return None
+        final = records[with_epoch[-1]]
+        epoch, epochs = (int(x) for x in _EPOCH.search(final["message"]).groups())
+        if epoch != epochs or epochs < 1 or not all(_at_end(r["message"] or "") for r in records[with_epoch[-1]:]):
+            return None
+        last = records[-1]
+    return last

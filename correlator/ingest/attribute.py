@@ -30,7 +30,9 @@ _LOCAL_RANK = re.compile(r"(?i)(?:^|[^a-z])local[_-]?rank[._-]?(\d+)(?![\d])")
 _TORCHRUN_TREE = re.compile(r"(?:^|/)attempt_(\d+)/(\d+)/(?:stdout\.log|stderr\.log|error\.json)$")
 _NODE_DIR = re.compile(
     r"(?i)^(?:node|host|worker|master|compute|nid|gpu|gpunode|gpu[-_]node|ip|trainer|pod)"
-    r"(?:[-_.]?[a-z]*)*[-_.]?\d[\w.-]*$"
+    r"(?:(?:[-_.]?[a-z]*)*[-_.]?\d[\w.-]*"
+    # (or machines told apart by a letter: node-a, node-b, hostB; not a plural: workers/)
+    r"|[-_.][a-z]|(?-i:[A-Z]))$"
 )
 _NODE_LEVEL = re.compile(
     r"(?i)(?:^|/)(?:dmesg|kern(?:el)?(?:\.log)?|syslog|messages|journal|journalctl|"

@@ -331,6 +331,31 @@ def rank_a_pid_states(df: pl.DataFrame, text_col: str = "text") -> pl.DataFrame:
     return df.with_columns(df.get_column("rank").cast(pl.Int32).scatter(idx, found).alias("rank"))
 
 
+# Horovod's stall inspector (horovod/common/stall_inspector.cc) ends its warning with
+# "Missing ranks:" (or "Stalled ranks:") and one line per stalled rank: "2: [tensor, ...]",
+# "2!: [...]" once HOROVOD_STALL_SHUTDOWN_TIME_SECONDS has passed. Those numbers are the
+# ranks the coordinator waits for, not srun labels of the coordinator's lines.
+_STALL_HEADER = r"(?:Missing|Stalled) ranks:\s*$"
+_STALL_ENTRY = r"\d+!?: \[\S"
+
+
+def _stall_lists(text: pl.Series, fi: pl.Series | None) -> pl.Series | None:
+    """Row numbers of the entries of Horovod stall lists (the lines right under a header
+    that read as one), or None where there is no header."""
+    if not text.str.contains(" ranks:", literal=True).any():  # (a literal scan: most batches stop here)
+        return None
+    headers = text.str.contains(_STALL_HEADER).fill_null(False)
+    entry = text.str.contains(_STALL_ENTRY).fill_null(False)
+    same_file = (fi == fi.shift(1)).fill_null(False) if fi is not None else pl.repeat(True, text.len(), eager=True)
+    # from each header on, while lines are entries of the same file
+    state = (pl.DataFrame({"h": headers, "e": entry, "s": same_file}).select(
+        pl.when(pl.col("h")).then(pl.lit(True))
+        .when(pl.col("e") & pl.col("s")).then(pl.lit(None, dtype=pl.Boolean))
+        .otherwise(pl.lit(False)).forward_fill().fill_null(False).alias("in")
+    ).to_series())
+    return (state & entry & ~headers).arg_true()
+
+
 def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series | None = None) -> pl.DataFrame:
     """Peel wrapper prefixes off ``text_col``; add the ``OUTPUT_COLUMNS``.
 
@@ -344,6 +369,7 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series |
         pl.lit(None, dtype=pl.Int32 if c in _INT_COLS else pl.Utf8).alias(c) for c in missing
     )
     rows: pl.Series | None = None  # the rows a pass looks at (None: all)
+    not_labels = _stall_lists(out.get_column(text_col), out.get_column("fi") if "fi" in out.columns else None)
     for _ in range(MAX_PASSES):
         text = out.get_column(text_col)
         # one capture-free pass finds the few rows that carry any prefix (the first
@@ -386,6 +412,9 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series |
                 ok = ok & _pdsh_ok(groups.struct.field("host")).fill_null(False)
             elif p.name == "compose":
                 ok = ok & _compose_ok(groups.struct.field("host"), _gather(few_files, at)).fill_null(False)
+            elif p.name == "srun_label" and not_labels is not None:
+                # (an srun label in front of the coordinator's entry, "0: 3: [...]", is one)
+                ok = ok & ~(rows.gather(at).is_in(not_labels.implode()) & sub.str.contains(r"^ *" + _STALL_ENTRY))
             elif p.name == "parallel_tag":
                 # a tag heads every line of its job's output; a line with a TAB in its text
                 # ("training seconds: 37.3<TAB># 18.4") is one line

@@ -56,6 +56,10 @@ _CONTINUATION_SHAPES = (
     r"|(?:NCCL|TORCH)_[A-Z0-9_]+: "
     r"|[A-Z][\w .()/-]*?\s{2,}: "  # nvidia-smi -q "Key      : value"
     r"|GPU [0-9A-Fa-f]{8}:[0-9A-Fa-f]{2}:"
+    # Horovod's stall inspector: its warning goes on with the ranks it waits for, a line each
+    # ("Missing ranks:", "2: [tensor, ...]"; the demultiplexer left those numbers in place)
+    r"|(?:Missing|Stalled) ranks:\s*$"
+    r"|\d+!?: \[\S"
     r")"
 )
 # Lines that begin with whitespace but are events of their own.
