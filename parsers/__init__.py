@@ -10,6 +10,7 @@ from parsers import (
     c10d,
     collect_env,
     deepspeed,
+    hccl,
     horovod,
     hydra,
     kernel,
@@ -26,7 +27,7 @@ from parsers import (
 )
 from parsers.base import LEVEL_WORDS, Pattern
 
-MODULES = (nccl, c10d, torchrun, deepspeed, horovod, accelerate, kernel, nvidia_smi, collect_env, slurm, ucx, kubernetes, ray, hydra, tsl, python, app, process)
+MODULES = (nccl, c10d, torchrun, deepspeed, horovod, accelerate, kernel, nvidia_smi, collect_env, slurm, ucx, hccl, kubernetes, ray, hydra, tsl, python, app, process)
 PATTERNS: tuple[Pattern, ...] = tuple(p for m in MODULES for p in m.PATTERNS)
 
 __all__ = ["LEVEL_WORDS", "MODULES", "PATTERNS", "Pattern"]

@@ -60,6 +60,21 @@ PATTERNS = (
             "the job to be terminated. The first process to do so was:\n\n  Process name: [[29322,1],1]\n  Exit code:    1",
         ),
     ),
+    # Open MPI's help text when a process called MPI_Abort (ompi/runtime/help-mpi-api.txt): the
+    # rank that chose to end the job (mpi4py's default for an uncaught exception, a program's
+    # own check), and the code it gave; Open MPI then kills every process
+    Pattern(
+        "mpi.abort_invoked",
+        triggers=("MPI_ABORT was invoked on rank",),
+        # (a two-line paste's hard-wrap joiner may glue the lines: "MPI_COMM_WORLDwith")
+        regex=(r"MPI_ABORT was invoked on rank (?P<failed_rank>\d+) in communicator (?P<comm>\S+?)\s*"
+               r"with errorcode (?P<exitcode>-?\d+)"),
+        level="ERROR",
+        examples=(
+            "MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD\nwith errorcode 3.",
+            "MPI_ABORT was invoked on rank 0 in communicator MPI_COMM_WORLD \nwith errorcode -1.",
+        ),
+    ),
     # Open MPI's help texts when mpirun could not start the program: checked before launch, on
     # every process alike ("unable to find the specified executable file, and therefore did not
     # launch the job"), or on one node at its process's start ("could not access or execute an

@@ -3388,3 +3388,56 @@ def test_a_shape_error_in_the_optimizers_step_is_a_restored_state(tmp_path, wher
     console = "".join(f"[rank1]: {ln}\n" for ln in tb.splitlines())
     v = verdict(tmp_path, {"console.log": "[rank0]: step 1 loss 0.9\n[rank1]: step 1 loss 0.8\n" + console})
     assert v.root_cause is not None and v.root_cause.category == category
+
+
+# A loop that logs each epoch's end, whose last record is of an epoch it has not closed,
+# stopped inside that epoch: a snapshot, whatever warnings it trained on after
+@pytest.mark.parametrize("closed_last", [True, False])
+def test_a_stream_stopped_inside_an_epoch_it_did_not_close_is_no_healthy_end(tmp_path, closed_last):
+    lines = ["2026-12-07 09:00:00,000 WARNING [rank0] hostname of the client socket cannot be retrieved"]
+    for e in range(1, 5):
+        lines += [f"2026-12-07 09:0{e}:{s:02d},000 INFO [rank0] fit: epoch {e} step {e * 100 + s} loss 0.{9 - e}1"
+                  for s in range(10, 40, 10)]
+        if e < 4 or closed_last:
+            lines.append(f"2026-12-07 09:0{e}:50,000 INFO [rank0] fit: epoch {e} finished, mean loss 0.{9 - e}0")
+    v = verdict(tmp_path, {"rank0.log": "\n".join(lines) + "\n"})
+    assert (v.status == "healthy") == closed_last, v.status_reason
+
+
+# Ascend's CANN error codes head their lines ("EI0006: ..."): no pdsh host; HCCL's socket
+# timeout is a wait (an echo), the HCCP process refused is the device's own failure
+def test_hccls_timeout_is_an_echo_and_a_cann_code_is_no_host(tmp_path):
+    console = """\
+[rank2]: RuntimeError: InnerRunOpApi:torch_npu/csrc/framework/OpParamMaker.cpp:281 OPS function error: HcclAllreduce, error code is 6
+[rank2]: [ERROR] 2025-06-02-10:11:12 (PID:48213, Device:2, RankID:2) ERR01100 OPS call acl api failed.
+[rank2]: EI0006: [PID: 48213] 2025-06-02-10:11:12.123.456 Getting socket times out. Reason: Remote Rank did not send the data in time. Please check the reason for the rank being stuck
+"""
+    v = verdict(tmp_path, {"console.log": console})
+    assert v.status == "failed" and v.root_cause is not None and v.root_cause.category == "nccl_timeout_hang"
+    assert v.initiating is not None and v.initiating.rank != 2 and v.initiating.node is None
+
+
+def test_an_npu_held_by_an_old_process_is_the_hccp_failure(tmp_path):
+    console = """\
+Traceback (most recent call last):
+  File "/opt/job/sft.py", line 30, in <module>
+    dist.barrier()
+RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64
+[ERROR] 2024-11-03-08:01:02 (PID:7713, Device:5, RankID:5) ERR02200 DIST call hccl api failed.
+EJ0001: 2024-11-03-08:01:02.555.101 Failed to initialize the HCCP process. Reason: Maybe the last training process is running.
+        Solution: Wait for 10s after killing the last training process and try again.
+"""
+    v = verdict(tmp_path, {"console.log": console})
+    assert v.root_cause is not None and v.root_cause.rule_id == "hccp-init-failed"
+    assert v.initiating is not None and v.initiating.node is None
+
+
+@pytest.mark.parametrize("line, category", [
+    ("RuntimeError: half_guard: loss 9.7e+04 out of the float16 range at step 311", "nan_divergence"),
+    ("[rank3]: OverflowError: comm hook: gradients overflowed fp16 in bucket 2", "nan_divergence"),
+    ("OverflowError: cannot fit 'int' into an index-sized integer", None),
+])
+def test_a_gradient_out_of_its_precisions_range_is_divergence(line, category):
+    c = classify_failure(line, "during_training")
+    got = c.category if c is not None and c.by_meaning else None
+    assert got == category

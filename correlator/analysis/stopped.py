@@ -49,6 +49,10 @@ LAST_RECORDS = 50
 MIN_POSITIONS = 3  # distinct positions of a counter before it is read as a loop
 # "N/M" not inside a date, a path, a version or a longer token
 _POSITION = re.compile(r"(?<![\w/.:-])(\d{1,9})\s*/\s*(\d{1,9})(?![\w/.:-])")
+# an epoch's closing line, and the epoch a record is of
+_EPOCH_END_SQL = r"(?i)\bepoch\W{0,3}\d+\b[^\n]{0,30}?\b(?:done|finished|complete|completed|ended)\b"
+_EPOCH_END = re.compile(r"\bepoch\W{0,3}(\d+)\b[^\n]{0,30}?\b(?:done|finished|complete|completed|ended)\b", re.I)
+_EPOCH_NUMBER = re.compile(r"\bepoch\W{0,3}(\d+)\b", re.I)
 _BAR_PERCENT = re.compile(r"(?<![\d.])(\d{1,3})%\|")  # tqdm's "34%|███▍      | 17/50"
 
 
@@ -116,6 +120,8 @@ def mid_loop(con: duckdb.DuckDBPyConnection) -> MidLoop:
         WITH r AS (
             SELECT coalesce('rank ' || rank, file) AS stream, file, rank, line_no, line_end, message, ts_aligned
             FROM events WHERE kind IN ({sql_list(COUNTED_PROGRESS)})
+               -- (and the lines that close an epoch: "epoch 6 done: mean train loss ...")
+               OR regexp_matches(message, '{_EPOCH_END_SQL}')
             QUALIFY row_number() OVER (PARTITION BY stream ORDER BY ts_aligned DESC NULLS LAST, file DESC,
                                        line_no DESC) <= {LAST_RECORDS}
         ),
@@ -150,13 +156,20 @@ def _stops_inside(records: list[dict]) -> bool | None:
     ``M/M``; else, where the loop has restarted, the furthest position it printed (a loop
     logged every 10 of 46 ends at ``44/46``); else within one logging interval of ``M``.
     A progress bar names its loop itself: a last bar drawn short of 100% that is its file's
-    last line is inside it."""
+    last line is inside it. A loop that logs each epoch's end ("epoch 6 done") and whose last
+    record is of a later epoch than the last it closed stopped inside that epoch."""
     # a progress bar names its loop itself: its last drawn state short of 100%, with nothing
     # printed after it in its file, is where the stream froze
     final_text = records[-1]["message"] or ""
     bar = _BAR_PERCENT.search(final_text)
     if (bar and int(bar.group(1)) < 100 and records[-1].get("file_last")
             and any(int(n) < int(m) for n, m in _POSITION.findall(final_text))):
+        return True
+    # a loop that logs each epoch's end: a last record of a later epoch than the last one
+    # closed (two closed at least) stopped inside that epoch
+    closed = [int(m.group(1)) for r in records if (m := _EPOCH_END.search(r["message"] or ""))]
+    last_epoch = _EPOCH_NUMBER.search(final_text)
+    if len(closed) >= 2 and last_epoch and not _EPOCH_END.search(final_text) and int(last_epoch.group(1)) > max(closed):
         return True
     seen: dict[tuple[int, int], list[int]] = defaultdict(list)  # (position in line, M) -> the Ns, in order
     for r in records:

@@ -204,8 +204,9 @@ def _forget_shapes(df: pl.DataFrame) -> pl.DataFrame:
 # (nor is a shared library's file name, the dynamic loader's "libc10_cuda.so: cannot open ...")
 # (nor a process's own rank tag, "rank2: binding to cpu 2": rank_in_record_head reads it)
 # (nor the interpreter naming itself, "python3: can't open file 'x.py': [Errno 2] ...")
+# (nor Ascend CANN's error codes, "EI0006: ...", "EJ0001: ...")
 _NOT_HOSTS = (r"^(?:srun|slurmstepd[\w.-]*|salloc|sbatch|stdout|stderr|\d+(?:\.\d+)?|[\w.-]+\.so(?:\.[\d.]+)?"
-              r"|python[\d.]*"
+              r"|python[\d.]*|E[A-Z]\d{4}"
               r"|(?i:rank)[-_]?\d+)$")
 
 

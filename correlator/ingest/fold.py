@@ -125,7 +125,8 @@ _BLOCK_TS_FORMATS_INSIDE = ("nvsmi",)  # stamps that belong to the block itself
 # ... while attempting to start process rank 8.")
 _MPI_HELP_OPENERS = (
     r"^(?:(?:mpirun|mpiexec|orterun|prterun) (?:was unable to|detected that|noticed that)"
-    r"|Primary job\s+terminated normally|ORTE has lost communication|An MPI communication peer process)"
+    r"|Primary job\s+terminated normally|ORTE has lost communication|An MPI communication peer process"
+    r"|MPI_ABORT was invoked on rank)"
 )
 _BORDER = r"^-{20,}\s*$"
 

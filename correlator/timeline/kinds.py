@@ -36,6 +36,7 @@ COUNTED_PROGRESS: frozenset[str] = TRAINING_RECORDS | {"app.progress_bar"}
 LAUNCHER_SAW_A_FAILURE: frozenset[str] = frozenset({
     "torchrun.worker_failed",
     "mpi.first_failed",
+    "mpi.abort_invoked",
     "mpi.job_aborted",
     "mpi.process_exited",
     "mpi.rank_died",

@@ -14,7 +14,7 @@ The prefixes are this machine's, found when the script runs (so none is written 
     /root/.cache/          -> /home/user/.cache/   (torch extension build cache)
 
 The ``/root/`` rules are not applied under ``sample_logs/public/``, ``heldout3/`` to
-``heldout17/``, ``heldout19/``, ``heldout21/``, ``heldout22/``, ``heldout25/``, ``heldout27/`` to ``heldout32/`` (``PASTED_FOLDERS``): those files are
+``heldout17/``, ``heldout19/``, ``heldout21/``, ``heldout22/``, ``heldout25/``, ``heldout27/`` to ``heldout32/``, ``heldout34/`` (``PASTED_FOLDERS``): those files are
 verbatim pastes from public issue threads, and their ``/root/...`` paths are the
 reporters' machines, not ours (their READMEs give the thread each line came from).
 
@@ -69,7 +69,7 @@ PASTED_FOLDERS = ("public", "heldout3", "heldout4", "heldout5", "heldout6", "hel
                   "heldout17", "heldout19", "heldout21",
                   "heldout22", "heldout25", "heldout27", "heldout28",
                   "heldout29", "heldout30", "heldout31",
-                  "heldout32")
+                  "heldout32", "heldout34")
 HOME_MAP: list[tuple[str, str]] = [
     ("/root/.pyenv/", "/home/user/.pyenv/"),
     ("/root/.cache/", "/home/user/.cache/"),
