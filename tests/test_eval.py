@@ -36,3 +36,12 @@ def test_eval_in_two_processes_equals_eval_in_one(samples, tmp_path):
     errors = {r.name: r.error for r in parallel if r.error}
     assert list(errors) == ["broken-truth"] and "JSONDecodeError" in errors["broken-truth"]
     assert accuracy(parallel)["status"] == (len(PICKED), len(PICKED) + 1)
+
+
+def test_a_node_matches_by_its_short_name_but_an_address_only_whole():
+    from correlator.analysis.evaluate import _same_host
+    assert _same_host("ip-172-31-37-82", "ip-172-31-37-82.ec2.internal")
+    assert _same_host("gpu-node-3.cluster.local", "gpu-node-3")
+    assert not _same_host("gpu-node-3", "gpu-node-4.cluster.local")
+    assert not _same_host("10.0.0.1", "10.0.0.12")
+    assert not _same_host("10.0.0.1", "10.0.1.1")

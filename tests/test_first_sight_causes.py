@@ -3441,3 +3441,28 @@ def test_a_gradient_out_of_its_precisions_range_is_divergence(line, category):
     c = classify_failure(line, "during_training")
     got = c.category if c is not None and c.by_meaning else None
     assert got == category
+
+
+# An elastic restart that recovered: attempt_0's unstamped stderr holds the failure, every
+# rank's attempt_1 says training finished: the failure was recovered from
+def test_a_failure_in_an_attempt_the_next_one_recovered_from_is_no_failure(tmp_path):
+    tb = ("[rank1]: Traceback (most recent call last):\n"
+          '[rank1]:   File "/srv/job/fit.py", line 40, in <module>\n[rank1]:     load_shard()\n'
+          "[rank1]: zipfile.BadZipFile: File is not a zip file\n")
+    files = {"logs/run_x1/attempt_0/1/stderr.log": tb, "logs/run_x1/attempt_0/0/stderr.log": ""}
+    for r in (0, 1):
+        files[f"logs/run_x1/attempt_0/{r}/stdout.log"] = f"2026-12-07 09:00:0{r},000 INFO [rank {r}] fit: start\n"
+        files[f"logs/run_x1/attempt_1/{r}/stdout.log"] = (
+            f"2026-12-07 09:01:0{r},000 INFO [rank {r}] fit: start\n"
+            f"2026-12-07 09:02:0{r},000 INFO [rank {r}] fit: epoch 1 loss 0.5\n"
+            f"2026-12-07 09:03:0{r},000 INFO [rank {r}] fit: training finished\n")
+    files = {k: v for k, v in files.items() if v}
+    assert verdict(tmp_path, files).status == "healthy"
+
+
+def test_numpy_1_reading_a_numpy_2_pickle_is_a_version_skew(tmp_path):
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/srv/job/prep.py", line 12, in <module>\n    stats = pickle.load(fh)\n'
+          "ModuleNotFoundError: No module named 'numpy._core'\n")
+    v = verdict(tmp_path, {"console.log": "".join(f"[rank3]: {ln}\n" for ln in tb.splitlines())})
+    assert v.root_cause is not None and v.root_cause.category == "version_mismatch"

@@ -297,6 +297,9 @@ KNOWN_GAPS = {
     ("heldout30/xa-vllm-tp2-sampler-warmup-oom/vllm-serve-part2.log", "wrap80"):
         "vLLM's worker records wrapped at 80 columns: a piece reads as an error line of its own (an extra error "
         "event, none lost)",
+    ("heldout35/ak-torchtune-gemma2b-lora-epoch-end-allgather-timeout/console.log", "strip_prefixes"):
+        "without its [rankN]: prefixes the watchdog's timeout line reads as a plain c10d C++ log record (an "
+        "error event kept, its kind lost; fails on session 31's round-Z code too)",
     ("heldout33/ad-megatron-duplicate-gpu/console.log", "cut_last"):
         "two ranks' DistBackendError lines interleaved mid-word (`torch.distributedtorch.distributed...`); cut "
         "inside the C++ frames below them, the piece left is no error event (fails on session 31's start too)",

@@ -126,6 +126,10 @@ ALLOWED: dict[str, dict[str, str]] = {
         "/work/": "the collector's rule that rewrites this machine's prefixes to /home/user/ (names none)",
         "/root/": "the collector's rule that rewrites this machine's prefixes to /home/user/ (names none)",
     },
+    "sample_logs/captures33/_capture_am/collect.py": {
+        "/work/": "the collector's rule that rewrites this machine's prefixes to /home/user/ (names none)",
+        "/root/": "the collector's rule that rewrites this machine's prefixes to /home/user/ (names none)",
+    },
     "sample_logs/heldout34/": {
         "/root/": "verbatim pastes from public issue threads, as in public/",
     },

@@ -63,6 +63,14 @@ MIN_CONFIDENCE = 0.35  # below this the verdict is "inconclusive"
 # categories of a machine's resources and set-up, which all of its ranks share (not a GPU's
 # fault, nor one process's memory)
 NODE_SHARED_CATEGORIES = ("storage_io", "config_error", "version_mismatch")
+# torchrun's --log-dir tree: the restart attempt a file belongs to
+_ATTEMPT_OF_FILE = r"TRY_CAST(regexp_extract(file, '(?:^|/)attempt_(\d+)/', 1) AS INTEGER)"
+_ATTEMPT = re.compile(r"(?:^|/)attempt_(\d+)/")
+
+
+def _attempt_of(file: str) -> int | None:
+    m = _ATTEMPT.search(file)
+    return int(m.group(1)) if m else None
 
 
 def decide(
@@ -135,14 +143,21 @@ def decide(
     if recovered_by is not None:
         # the job completed after them (a restart's next attempt): causes of nothing
         hyps = [h for h in hyps if h.ts is None or h.ts >= recovered_by]
+    recovered_attempt = con.execute("SELECT attempt FROM job_recovered_attempt").fetchone()[0]
+    if recovered_attempt is not None:
+        # (the same where only the attempt's directory says when: unstamped stderr files)
+        hyps = [h for h in hyps if h.evidence is None or (_attempt_of(h.evidence.file) or 0) >= recovered_attempt]
     # a signal srun sent because a task had already failed is that failure's echo: the
     # task's own error (a rule's, or the failure evidence below) is what to name
     teardown = teardown_after_a_task_failed(con, hyps)
     hyps = [h for h in hyps if not any(h is t for t in teardown)]
     # an error line before a runtime's warning line: NCCL's WARN is the failure only where
     # nothing reported one as an error (a paste of NCCL's lines alone)
-    failures = rows(con, "SELECT * FROM failure_evidence ORDER BY coalesce(level = 'WARNING', false), "
-                         "coalesce(ts_aligned, ts) NULLS LAST, file, line_no LIMIT 1")
+    # (not one the job completed after all: an elastic restart's next attempt finished on every rank)
+    failures = rows(con, "SELECT * FROM failure_evidence WHERE NOT coalesce(coalesce(ts_aligned, ts) < "
+                         "(SELECT t FROM job_recovered_by), false) AND NOT coalesce(" + _ATTEMPT_OF_FILE + " < "
+                         "(SELECT attempt FROM job_recovered_attempt), false) ORDER BY coalesce(level = 'WARNING', "
+                         "false), coalesce(ts_aligned, ts) NULLS LAST, file, line_no LIMIT 1")
     if failures and failures[0]["level"] != "WARNING" and not says_what_failed(con, failures[0]):
         # ... unless the error does not say what failed (a traceback the paste cut before its
         # exception line) and the runtime's WARN above it in the same file does

@@ -18,6 +18,7 @@ import gzip
 import json
 import multiprocessing as mp
 import os
+import re
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -85,7 +86,7 @@ def score(truth: dict, v: Verdict, job: Path | None = None) -> dict[str, FieldRe
         out["rank"] = FieldResult(ti["rank"], got, got == ti["rank"])
     if ti.get("node"):
         got = vi.node if vi else None
-        out["node"] = FieldResult(ti["node"], got, got == ti["node"])
+        out["node"] = FieldResult(ti["node"], got, got is not None and _same_host(got, ti["node"]))
     rc = truth.get("root_cause") or {}
     if rc.get("category"):
         got = v.root_cause.category if v.root_cause else None
@@ -183,3 +184,13 @@ def render_table(results: list[ScenarioResult]) -> str:
     for f, (ok, n) in accuracy(results).items():
         lines.append(f"{f:16s} {ok}/{n} = {ok / n:.0%}" if n else f"{f:16s} -")
     return "\n".join(lines) + "\n"
+
+
+def _same_host(a: str, b: str) -> bool:
+    """One machine, whether named by its short name or its fully qualified one
+    (``ip-172-31-37-82`` and ``ip-172-31-37-82.ec2.internal``); addresses compare whole."""
+    if a == b:
+        return True
+    if re.fullmatch(r"[\d.]+", a) or re.fullmatch(r"[\d.]+", b):
+        return False
+    return a.split(".")[0] == b.split(".")[0]

@@ -27,6 +27,19 @@ SELECT greatest(
     (SELECT max(ts_aligned) FROM events WHERE kind = 'torchrun.worker_group_succeeded')
 ) AS t;
 
+-- The same read from torchrun's --log-dir tree, where stderr files carry no stamps: the
+-- restart attempt (attempt_N/) from which on every known rank completed. A failure in an
+-- earlier attempt's files was recovered from, stamped or not.
+CREATE OR REPLACE TEMP TABLE job_recovered_attempt AS
+WITH per_rank AS (
+    SELECT rank, max(TRY_CAST(regexp_extract(file, '(?:^|/)attempt_(\d+)/', 1) AS INTEGER)) AS a FROM events
+    WHERE kind = 'app.run_completed' AND rank IN (SELECT rank FROM known_ranks)
+    GROUP BY rank
+)
+SELECT CASE WHEN (SELECT count(*) FROM known_ranks) > 0 AND count(a) = (SELECT count(*) FROM known_ranks)
+            THEN min(a) END AS attempt
+FROM per_rank;
+
 -- The echoes the inferences read: collateral findings the stream that printed them
 -- did not survive. One its stream trained on after, or said the run completed after
 -- (a retried fetch's reset connection, logged with its traceback), or one before the
