@@ -3466,3 +3466,19 @@ def test_numpy_1_reading_a_numpy_2_pickle_is_a_version_skew(tmp_path):
           "ModuleNotFoundError: No module named 'numpy._core'\n")
     v = verdict(tmp_path, {"console.log": "".join(f"[rank3]: {ln}\n" for ln in tb.splitlines())})
     assert v.root_cause is not None and v.root_cause.category == "version_mismatch"
+
+
+# torchrun's own ChildFailedError, its table cut from the paste: the launcher saw a worker fail
+# (a failure of the job), and its words say nothing of why (no category read from them)
+def test_torchruns_child_failed_error_alone_is_a_failure_of_no_known_cause(tmp_path):
+    console = """\
+Traceback (most recent call last):
+  File "/opt/conda/bin/torchrun", line 33, in <module>
+    sys.exit(load_entry_point('torch', 'console_scripts', 'torchrun')())
+  File "/opt/conda/lib/python3.10/site-packages/torch/distributed/launcher/api.py", line 264, in launch_agent
+    raise ChildFailedError(
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+""".replace("ChildFailedError:\n", "ChildFailedError: \n")  # torch prints a trailing space there
+    v = verdict(tmp_path, {"console.log": "[2025-03-01 10:00:00,000] INFO fit: epoch 1 loss 0.4\n" + console})
+    assert v.status == "failed"
+    assert v.root_cause is not None and v.root_cause.category == "other"

@@ -27,6 +27,7 @@ from correlator.analysis.hypotheses import (
     corroborate,
     group_rank_names_rank,
     hypotheses,
+    is_launcher_pointer,
     launcher_names_rank,
     same_error_everywhere,
     says_what_failed,
@@ -41,7 +42,7 @@ from correlator.analysis.outcome import phase_of
 from correlator.analysis.rendezvous import late_node
 from correlator.analysis.rulebook import LoadedRule
 from correlator.analysis.stopped import StoppedShort, finished_loop, mid_loop, stopped_short
-from correlator.timeline.kinds import METRIC_RECORDS, sql_list
+from correlator.timeline.kinds import LAUNCHER_SAW_A_FAILURE, METRIC_RECORDS, sql_list
 from correlator.verdict import (
     ClockOffset,
     Collateral,
@@ -146,7 +147,8 @@ def decide(
     recovered_attempt = con.execute("SELECT attempt FROM job_recovered_attempt").fetchone()[0]
     if recovered_attempt is not None:
         # (the same where only the attempt's directory says when: unstamped stderr files)
-        hyps = [h for h in hyps if h.evidence is None or (_attempt_of(h.evidence.file) or 0) >= recovered_attempt]
+        hyps = [h for h in hyps if h.evidence is None or _attempt_of(h.evidence.file) is None
+                or _attempt_of(h.evidence.file) >= recovered_attempt]
     # a signal srun sent because a task had already failed is that failure's echo: the
     # task's own error (a rule's, or the failure evidence below) is what to name
     teardown = teardown_after_a_task_failed(con, hyps)
@@ -172,6 +174,10 @@ def decide(
     if failures and any(r["file"] == failures[0]["file"] and r["printed_by"] == failures[0]["rank"]
                         and r["line_no"] < failures[0]["line_no"] for r in collateral_rows):
         failures = []
+    if failures and collateral_rows and failures[0]["kind"] in LAUNCHER_SAW_A_FAILURE:
+        # a launcher's record that a worker failed is the evidence only where nothing else is:
+        # beside the ranks' own echoes (their timeouts, its table's signal deaths), those say more
+        failures = []
     if failures and not worker_echoes and not any(h.rule is not None or h.inference is None for h in hyps):
         # an error the run did not survive, that no rule and no deviation placed
         # (one pasted traceback, every rank failing alike out of view); with echoes
@@ -188,7 +194,10 @@ def decide(
             hyps.append(own)
     for h in hyps:
         if h.rule is None and h.inference is None and h.evidence is not None and h.classification is None:
-            _classify(con, h)
+            if is_launcher_pointer(con, h):
+                h.category = "other"  # its words are the launcher's, not the cause's
+            else:
+                _classify(con, h)
         elif h.rule is not None and h.rule.rule.category_from_detail and h.evidence is not None:
             _refine_by_detail(con, h)
 

@@ -493,7 +493,7 @@ def _same_fault_names_whom(top: Hyp, hyps: list[Hyp]) -> None:
         top.notes.append(f"another report of the same fault names rank {top.rank}")
 
 
-def _is_launcher_pointer(con: duckdb.DuckDBPyConnection, top: Hyp) -> bool:
+def is_launcher_pointer(con: duckdb.DuckDBPyConnection, top: Hyp) -> bool:
     """Whether the winner's own line is a launcher's record of a worker's failure (the
     evidence where nothing else is: mpirun's notice, its report of a rank's signal)."""
     if top.evidence is None:
@@ -510,7 +510,7 @@ def launcher_names_rank(con: duckdb.DuckDBPyConnection, top: Hyp) -> None:
     better names the rank)."""
     if top.rank is not None or top.node is not None:
         return
-    if top.rule is None and top.classification is None and not _is_launcher_pointer(con, top):
+    if top.rule is None and top.classification is None and not is_launcher_pointer(con, top):
         return
     ranks = [r for (r,) in con.execute(
         f"SELECT DISTINCT f.rank FROM findings f JOIN events e ON e.file = f.file AND e.line_no = f.line_no "

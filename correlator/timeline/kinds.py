@@ -35,6 +35,7 @@ COUNTED_PROGRESS: frozenset[str] = TRAINING_RECORDS | {"app.progress_bar"}
 # rank, not a cause (their rules' role is context), but a failure of the job all the same.
 LAUNCHER_SAW_A_FAILURE: frozenset[str] = frozenset({
     "torchrun.worker_failed",
+    "torchrun.child_failed_error",
     "mpi.first_failed",
     "mpi.abort_invoked",
     "mpi.job_aborted",
