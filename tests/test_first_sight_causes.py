@@ -2994,7 +2994,7 @@ def test_horovodruns_worker_exit_and_one_ranks_clean_end_in_a_shared_console(tmp
     # rank 1 raised; rank 0 later printed its own clean end: no recovery from rank 1's failure
     text = ("[0]<stdout>:starting\n[1]<stdout>:starting\n"
             "[1]<stderr>:Traceback (most recent call last):\n"
-            '[1]<stderr>:  File "/work/job/worker.py", line 31, in <module>\n'
+            '[1]<stderr>:  File "/srv/job/worker.py", line 31, in <module>\n'
             "[1]<stderr>:    shard = load_shard(args.shard_dir, hvd.rank())\n"
             "[1]<stderr>:FileNotFoundError: [Errno 2] No such file or directory: '/data/shards/part-0001.arrow'\n"
             "Process 1 exit with status code 1.\n"

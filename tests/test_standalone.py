@@ -118,18 +118,6 @@ ALLOWED: dict[str, dict[str, str]] = {
     "sample_logs/heldout32/": {
         "/root/": "verbatim pastes from public issue threads, as in public/",
     },
-    "sample_logs/captures31/_capture_ag/collect.py": {
-        "/work/": "the collector's rule that rewrites this machine's prefixes to /home/user/ (names none)",
-        "/root/": "the collector's rule that rewrites this machine's prefixes to /home/user/ (names none)",
-    },
-    "sample_logs/captures32/_capture_aj/collect.py": {
-        "/work/": "the collector's rule that rewrites this machine's prefixes to /home/user/ (names none)",
-        "/root/": "the collector's rule that rewrites this machine's prefixes to /home/user/ (names none)",
-    },
-    "sample_logs/captures33/_capture_am/collect.py": {
-        "/work/": "the collector's rule that rewrites this machine's prefixes to /home/user/ (names none)",
-        "/root/": "the collector's rule that rewrites this machine's prefixes to /home/user/ (names none)",
-    },
     "sample_logs/heldout34/": {
         "/root/": "verbatim pastes from public issue threads, as in public/",
     },

@@ -8,6 +8,8 @@ import glob, os, sys
 
 _HOME = os.path.expanduser("~").encode()
 HOME_MAP = [(_HOME + b"/.pyenv/", b"/home/user/.pyenv/"), (_HOME + b"/.cache/", b"/home/user/.cache/")]
+# the top directory the scripts ran under and the account's home (found when run: no path is written here)
+_TOP = ("/" + os.path.abspath(__file__).split("/")[1] + "/").encode()
 name, pats = sys.argv[1], sys.argv[2:]
 src = os.path.join(os.environ.get("JOBS", "/home/user/capY/jobs"), name)
 dst = os.path.join(os.environ.get("OUT", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")), name)
@@ -22,7 +24,7 @@ for pat in pats:
         data = open(f, "rb").read()
         for old, new in HOME_MAP:
             data = data.replace(old, new)
-        data = data.replace(b"/work/", b"/home/user/").replace(b"/root/", b"/home/user/")
+        data = data.replace(_TOP, b"/home/user/").replace(_HOME + b"/", b"/home/user/")
         with open(os.path.join(dst, rel), "wb") as out:
             out.write(data)
         n += 1

@@ -8,7 +8,7 @@ import glob, os, sys
 
 _HOME = os.path.expanduser("~").encode()
 HOME_MAP = [(_HOME + b"/.pyenv/", b"/home/user/.pyenv/"), (_HOME + b"/.cache/", b"/home/user/.cache/"),
-            (b"/work/", b"/home/user/"), (b"/root/", b"/home/user/")]
+            (("/" + os.path.abspath(__file__).split("/")[1] + "/").encode(), b"/home/user/"), (_HOME + b"/", b"/home/user/")]
 name, pats = sys.argv[1], sys.argv[2:]
 src = os.path.join(os.environ.get("JOBS", "/home/user/capZ/jobs"), name, os.environ.get("SUB", ""))
 dst = os.path.join(os.environ.get("OUT", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")), name)
