@@ -394,19 +394,15 @@ def decide(
         verdict.first_deviating = _first_deviating(con, {
             **earlier, "subject_rank": None, "why": "every rank failed alike: the first error line of that failure"})
     elif top.evidence is not None and (top.rule is not None or top.inference is None):
-        printed_by: int | object | None = _EVIDENCE_RANK
-        if top.rule is not None and top.rule.rule.blames != "rank":
-            # a report that names another rank (Horovod's coordinator listing the rank it waits
-            # for) is a line of its printer's
-            printed_by = con.execute("SELECT any_value(rank) FROM events WHERE file = ? AND line_no = ?",
-                                     [top.evidence.file, top.evidence.line_no]).fetchone()[0]
-        verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody, rank=printed_by)
+        # (a report that names another rank, Horovod's coordinator listing the rank it waits
+        # for, is a line of its printer's)
+        printer = (_printer_of(con, top.evidence) if top.rule is not None and top.rule.rule.blames != "rank"
+                   else _EVIDENCE_RANK)
+        verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody, rank=printer)
     elif top.inference == "missing_reporter" and top.evidence is not None:
         # a suspect, not a culprit: the line it cites (its last, else the first report), as
         # the line of whoever printed it
-        printed_by = con.execute("SELECT any_value(rank) FROM events WHERE file = ? AND line_no = ?",
-                                 [top.evidence.file, top.evidence.line_no]).fetchone()[0]
-        verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody, rank=printed_by)
+        verdict.first_deviating = _evidence_as_first_deviating(con, top, nobody, rank=_printer_of(con, top.evidence))
     elif top.inference is not None and init_rank is not None:
         odd = _odd_collective_frame(con, top, init_rank) or first_odd_line(con, init_rank)
         if odd is not None:
@@ -697,6 +693,12 @@ def _pick_first_deviating(candidates: list[dict], top: Hyp, init_rank: int | Non
 
 
 _EVIDENCE_RANK = object()  # the evidence's own rank
+
+
+def _printer_of(con: duckdb.DuckDBPyConnection, ev: Evidence) -> int | None:
+    """The rank that printed an evidence line (not the rank it blames)."""
+    return con.execute("SELECT any_value(rank) FROM events WHERE file = ? AND line_no = ?",
+                       [ev.file, ev.line_no]).fetchone()[0]
 
 
 def _evidence_as_first_deviating(con: duckdb.DuckDBPyConnection, top: Hyp, all_ranks: bool,
