@@ -24,9 +24,31 @@ SOURCE = "horovod"
 
 def _first_listed(message: str) -> dict[str, str]:
     """``peer_rank``: the first rank the warning's list below it names (none where the
-    list was not printed or pasted)."""
+    list was not printed or pasted).
+
+    Each entry is a rank and the tensors the others submitted and it did not. Ranks that are
+    merely late all lack the same tensors; ranks that lack *different* ones each submitted a
+    tensor the others did not: they run different collectives (``stall_mismatch``), a
+    deadlock no wait resolves. Where one rank's list differs from all the others', which agree
+    (at least two), that rank is the one out of step (``odd_rank``)."""
     listed = re.search(r"(?:Missing|Stalled) ranks:\s*\n(\d+)!?: \[", message)
-    return {"peer_rank": listed.group(1)} if listed else {}
+    if not listed:
+        return {}
+    out = {"peer_rank": listed.group(1)}
+    entries = re.findall(r"^(\d+)!?: \[([^\]\n]*)\]", message[listed.start():], re.M)
+    lists: dict[frozenset[str], list[str]] = {}
+    for rank, tensors in entries:
+        names = frozenset(t.strip() for t in tensors.split(",") if t.strip() not in ("", "..."))
+        lists.setdefault(names, []).append(rank)
+    # disjoint lists, not merely different ones: a rank further behind than another lacks
+    # more of the same tensors
+    sets = list(lists)
+    if any(a and b and a.isdisjoint(b) for i, a in enumerate(sets) for b in sets[i + 1:]):
+        out["stall_mismatch"] = "yes"
+        alone = [ranks[0] for ranks in lists.values() if len(ranks) == 1]
+        if len(lists) == 2 and len(alone) == 1 and len(entries) >= 3:
+            out["odd_rank"] = alone[0]
+    return out
 
 
 def _first_not_ready(message: str) -> dict[str, str]:

@@ -3482,3 +3482,35 @@ torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
     v = verdict(tmp_path, {"console.log": "[2025-03-01 10:00:00,000] INFO fit: epoch 1 loss 0.4\n" + console})
     assert v.status == "failed"
     assert v.root_cause is not None and v.root_cause.category == "other"
+
+
+# ---- session 32 ---------------------------------------------------------------------
+
+# The stall inspector's per-rank lists say who is late and who is elsewhere: ranks that lack
+# the same tensors are late; ranks that lack disjoint ones submitted different collectives.
+def _stall_report(lists: dict[int, str], wrap: str = "{}") -> str:
+    lines = [_HVD_WARN, "Stalled ranks:", *(f"{r}: [{t}]" for r, t in lists.items())]
+    return "".join(wrap.format(x) + "\n" for x in lines)
+
+
+@pytest.mark.parametrize("wrap", ["{}", "[1,0]<stderr>:{}", "Tue Mar  7 09:12:44 2023[1,0]<stderr>:{}"])
+def test_one_rank_lacking_another_tensor_than_the_rest_is_the_one_out_of_step(tmp_path, wrap):
+    lists = {0: "allreduce.grad.7", 1: "allreduce.grad.9", 2: "allreduce.grad.9", 3: "allreduce.grad.9"}
+    v = verdict(tmp_path, {"console.log": _stall_report(lists, wrap)})
+    assert v.root_cause is not None and v.root_cause.category == "collective_mismatch", v.root_cause
+    assert v.initiating is not None and v.initiating.rank == 0
+
+
+def test_two_ranks_lacking_disjoint_tensors_are_a_mismatch_with_no_culprit(tmp_path):
+    lists = {0: "HorovodBroadcast_w_0, HorovodBroadcast_b_0 ...", 1: "HorovodAllreduce_grad_w_0, HorovodAllreduce_grad_b_0"}
+    v = verdict(tmp_path, {"console.log": _stall_report(lists, "[1,0]<stderr>:{}")})
+    assert v.root_cause is not None and v.root_cause.category == "collective_mismatch"
+    assert v.initiating is None or v.initiating.rank is None
+
+
+def test_ranks_lacking_overlapping_tensors_are_late_not_mismatched(tmp_path):
+    # rank 5 is further behind than rank 3: both lack grad_2; no different collective
+    lists = {3: "HorovodAllreduce_grad_2", 5: "HorovodAllreduce_grad_1, HorovodAllreduce_grad_2"}
+    v = verdict(tmp_path, {"console.log": _stall_report(lists)})
+    assert v.root_cause is not None and v.root_cause.category == "nccl_timeout_hang"
+    assert v.initiating is not None and v.initiating.rank == 3

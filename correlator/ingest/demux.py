@@ -340,18 +340,24 @@ _STALL_HEADER = r"(?:Missing|Stalled) ranks:\s*$"
 _STALL_ENTRY = r"\d+!?: \[\S"
 
 
-def _stall_lists(text: pl.Series, fi: pl.Series | None) -> pl.Series | None:
+def _stall_lists(text: pl.Series, fi: pl.Series | None, line_no: pl.Series | None = None) -> pl.Series | None:
     """Row numbers of the entries of Horovod stall lists (the lines right under a header
-    that read as one), or None where there is no header."""
+    that read as one), or None where there is no header. ``line_no``: an earlier piece of
+    a physical line split in two (Open MPI's ``--timestamp-output`` stamp, split off before
+    its tag and text) neither starts nor ends a list."""
     if not text.str.contains(" ranks:", literal=True).any():  # (a literal scan: most batches stop here)
         return None
     headers = text.str.contains(_STALL_HEADER).fill_null(False)
     entry = text.str.contains(_STALL_ENTRY).fill_null(False)
     same_file = (fi == fi.shift(1)).fill_null(False) if fi is not None else pl.repeat(True, text.len(), eager=True)
+    piece = ((line_no == line_no.shift(-1)).fill_null(False) if line_no is not None
+             else pl.repeat(False, text.len(), eager=True))
+    if fi is not None:
+        piece = piece & (fi == fi.shift(-1)).fill_null(False)
     # from each header on, while lines are entries of the same file
-    state = (pl.DataFrame({"h": headers, "e": entry, "s": same_file}).select(
+    state = (pl.DataFrame({"h": headers, "e": entry, "s": same_file, "p": piece}).select(
         pl.when(pl.col("h")).then(pl.lit(True))
-        .when(pl.col("e") & pl.col("s")).then(pl.lit(None, dtype=pl.Boolean))
+        .when((pl.col("e") & pl.col("s")) | pl.col("p")).then(pl.lit(None, dtype=pl.Boolean))
         .otherwise(pl.lit(False)).forward_fill().fill_null(False).alias("in")
     ).to_series())
     return (state & entry & ~headers).arg_true()
@@ -370,7 +376,8 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series |
         pl.lit(None, dtype=pl.Int32 if c in _INT_COLS else pl.Utf8).alias(c) for c in missing
     )
     rows: pl.Series | None = None  # the rows a pass looks at (None: all)
-    not_labels = _stall_lists(out.get_column(text_col), out.get_column("fi") if "fi" in out.columns else None)
+    not_labels = _stall_lists(out.get_column(text_col), out.get_column("fi") if "fi" in out.columns else None,
+                              out.get_column("line_no") if "line_no" in out.columns else None)
     for _ in range(MAX_PASSES):
         text = out.get_column(text_col)
         # one capture-free pass finds the few rows that carry any prefix (the first
