@@ -127,7 +127,7 @@ PATTERNS = (
             r"|^Number of trials: (?:\d+)/(?:\d+) \(\d+ TERMINATED\)\s*$"
             # a process's own word that it ends well, and the run's final metrics
             r"|\b(?:exiting|exited|shutting down|shut down) (?:cleanly|successfully|normally)\b"
-            r"|\b(?:run|job|training|program) (?:finished|completed|ended) (?:successfully|cleanly|normally)\b"
+            r"|\b(?:run|job|training|program|test|benchmark)s? (?:finished|completed|ended) (?:successfully|cleanly|normally)\b"
             r"|\bfinal (?:eval(?:uation)?|val(?:idation)?|test|metrics|results)\b[^:=\n]{0,40}[:=]"
             # the summary a training script prints as its last word: the whole run's time
             # (timm / DeiT "Training time 0:12:34", "Total training time: ..."); not a best metric
@@ -145,6 +145,7 @@ PATTERNS = (
             "2026-12-05 13:30:31,465 | INFO    | rank 0 | training done",
             "{'train_runtime': 132.4, 'train_samples_per_second': 24.2, 'train_steps_per_second': 3.0, 'train_loss': 1.9, 'epoch': 3.0}",
             "`Trainer.fit` stopped: `max_epochs=3` reached.",
+            "✓ Test completed successfully",
             "INFO:sleap.nn.training:Finished training loop. [15.9 min]",
             "Epoch 00013: early stopping",
             "***** train metrics *****",

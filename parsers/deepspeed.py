@@ -75,6 +75,17 @@ PATTERNS = (
         level="ERROR",
     ),
     Pattern(
+        "deepspeed.process_exit_success",
+        triggers=("exits successfully",),
+        # launch.py's wait loop, once per child whose return code was 0 (the others get
+        # sigkill_handler's "exits with return code = N")
+        regex=r"\bProcess (?P<child_pid>\d+) exits successfully\.?\s*$",
+        source=SOURCE,
+        examples=("[2023-04-18 03:45:38,433] [INFO] [launch.py:460:main] Process 10387 exits successfully.",),
+        near_misses=("[2023-04-18 03:45:38,433] [ERROR] [launch.py:434:sigkill_handler] ['python', '-u', "
+                     "'main.py', '--local_rank=7'] exits with return code = 1",),
+    ),
+    Pattern(
         "deepspeed.launcher_spawn",
         triggers=("spawned with command:",),
         # launch.py, right after Popen, once per child in local-rank order; the argv

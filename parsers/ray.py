@@ -68,8 +68,8 @@ PATTERNS = (
         "ray.memory_monitor_kill",
         triggers=("killed due to memory pressure (OOM)",),
         regex=(
-            r"(?P<oom_killed>[1-9]\d*) Workers? \(tasks / actors\) killed due to memory pressure \(OOM\)"
-            r"(?:[^\n]*\n?[^\n]*?\bnode \(ID: \w+, IP: (?P<oom_node>[^)\s]+)\))?"
+            r"(?P<oom_killed>[1-9]\d*) Workers? \(tasks /\s+actors\) killed due to memory pressure \(OOM\)"
+            r"(?:[^\n]*\n?[^\n]*?\bnode \(ID: [0-9a-f]+(?:\n[0-9a-f]+)?, IP: (?P<oom_node>[^)\s]+)\))?"
         ),
         source=SOURCE,
         level="ERROR",

@@ -3514,3 +3514,133 @@ def test_ranks_lacking_overlapping_tensors_are_late_not_mismatched(tmp_path):
     v = verdict(tmp_path, {"console.log": _stall_report(lists)})
     assert v.root_cause is not None and v.root_cause.category == "nccl_timeout_hang"
     assert v.initiating is not None and v.initiating.rank == 3
+
+
+# rsyslog writes ESC as "#033": a Ray worker's coloured prefix forwarded through syslog
+def test_colour_codes_a_syslog_daemon_escaped_are_no_text(tmp_path):
+    console = (
+        "#033[36m(RayTrainWorker pid=4242, ip=10.0.0.5)#033[0m epoch 1 step 10 loss 0.71\n"
+        "#033[36m(RayTrainWorker pid=4242, ip=10.0.0.5)#033[0m epoch 1 step 20 loss 0.69\n"
+    )
+    ingest(write_job(tmp_path / "job", {"console.log": console}), out_parquet=tmp_path / "t.parquet", options=QUIET)
+    rows = pq.read_table(tmp_path / "t.parquet").select(["pid", "message"]).to_pylist()
+    assert [r["message"] for r in rows] == ["epoch 1 step 10 loss 0.71", "epoch 1 step 20 loss 0.69"]
+    assert {r["pid"] for r in rows} == {4242}
+
+
+def test_rays_memory_monitor_summary_wrapped_inside_its_words_is_read(tmp_path):
+    console = (
+        "(raylet) [2025-03-04 05:06:07,890 E 5151 5151] node_manager.cc:3007: 3 Workers (tasks /\n"
+        " actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 9f3c\n"
+        "0a7e61, IP: 10.1.2.3) over the last time period.\n"
+    )
+    v = verdict(tmp_path, {"driver.log": console})
+    assert v.status == "failed"
+    assert v.root_cause is not None and v.root_cause.category == "oom"
+    assert v.initiating is not None and v.initiating.node == "10.1.2.3"
+
+
+# Workers of one launcher writing their tracebacks into one console at the same moment: the
+# frames interleave, one traceback holds several exception lines
+_TB_HEAD = 'Traceback (most recent call last):\n  File "train.py", line 88, in <module>\n'
+_TB_TAIL = ('    out = model(batch)\n  File "/opt/venv/lib/python3.10/site-packages/model.py", line 41, in forward\n'
+            "    return self.proj(x) * self.scale\n"
+            "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:{} and cpu!\n")
+_DS_HEAD = ("[2024-02-01 10:00:00,100] [INFO] [launch.py:151:main] nnodes=1, num_local_procs=4, node_rank=0\n"
+            "[2024-02-01 10:00:00,100] [INFO] [launch.py:163:main] dist_world_size=4\n")
+
+
+def test_interleaved_tracebacks_of_one_exception_are_every_processs(tmp_path):
+    console = (_DS_HEAD + _TB_HEAD + _TB_HEAD + "    main()\n    main()\n" + _TB_TAIL.format(2)
+               + "    return self.proj(x) * self.scale\n" + _TB_TAIL.format(0).split("\n", 3)[3]
+               + "[2024-02-01 10:00:09,500] [INFO] [launch.py:314:sigkill_handler] Killing subprocess 4711\n"
+               "[2024-02-01 10:00:09,900] [ERROR] [launch.py:320:sigkill_handler] ['python', '-u', 'train.py', "
+               "'--local_rank=3'] exits with return code = 1\n")
+    v = verdict(tmp_path, {"console.log": console})
+    assert v.status == "failed"
+    assert v.initiating is not None and v.initiating.all_ranks, v.initiating
+
+
+def test_one_process_logging_its_traceback_and_raising_it_again_is_not_every_processs(tmp_path):
+    tb = _TB_HEAD + _TB_TAIL.format(1)
+    console = (_DS_HEAD + "[2024-02-01 10:00:05,000] [ERROR] [train.py:90:main] step failed\n" + tb + tb
+               + "[2024-02-01 10:00:09,900] [ERROR] [launch.py:320:sigkill_handler] ['python', '-u', 'train.py', "
+               "'--local_rank=1'] exits with return code = 1\n")
+    v = verdict(tmp_path, {"console.log": console})
+    assert v.status == "failed"
+    assert v.initiating is None or not v.initiating.all_ranks, v.initiating
+
+
+def _ds_run(exits: list[str]) -> str:
+    return (_DS_HEAD + "".join(f"[2024-02-01 10:00:0{i},000] [INFO] [train.py:50:main] epoch 0 step {10 * i} loss 0.{9 - i}\n"
+                               for i in range(1, 5))
+            + "".join(f"[2024-02-01 10:05:00,{i:03d}] {x}\n" for i, x in enumerate(exits)))
+
+
+def test_deepspeeds_launcher_seeing_every_worker_exit_0_is_a_healthy_end(tmp_path):
+    ok = [f"[INFO] [launch.py:460:main] Process {4700 + r} exits successfully." for r in range(4)]
+    v = verdict(tmp_path, {"console.log": _ds_run(ok)})
+    assert v.status == "healthy"
+
+
+def test_a_worker_exiting_1_beside_others_exiting_0_is_a_failure(tmp_path):
+    exits = [f"[INFO] [launch.py:460:main] Process {4700 + r} exits successfully." for r in range(3)]
+    exits.append("[ERROR] [launch.py:434:sigkill_handler] ['python', '-u', 'train.py', '--local_rank=3'] "
+                 "exits with return code = 1")
+    v = verdict(tmp_path, {"console.log": _ds_run(exits)})
+    assert v.status == "failed"
+
+
+# Two machines' torchrun --log-dir trees collected side by side under directories named after
+# the machines (names no node pattern knows); the workers' stderr.log hold bare tracebacks.
+def _two_node_trees(consoles: bool) -> dict[str, str]:
+    files = {}
+    for node, run, base in (("alpha", "job_7_q1w2", 0), ("beta", "job_7_z9x8", 2)):
+        for local in (0, 1):
+            rank = base + local
+            d = f"{node}/logs/{run}/attempt_0/{local}"
+            files[f"{d}/stdout.log"] = f"2025-06-01 10:00:0{local},100 INFO [rank {rank}] setup: world size 4\n"
+            files[f"{d}/stderr.log"] = (
+                'Traceback (most recent call last):\n  File "/srv/train.py", line 40, in <module>\n    main()\n'
+                "RuntimeError: 1 visible device(s) in CUDA_VISIBLE_DEVICES='0' but LOCAL_WORLD_SIZE=2\n"
+                if node == "beta" else
+                "torch.distributed.DistStoreError: wait timeout after 30000ms, keys: /default_pg/0//cpu//0/2\n")
+        if consoles:
+            files[f"{node}/console.log"] = (
+                f"E0601 10:00:31.180000 811 torch/distributed/elastic/multiprocessing/api.py:874] failed (exitcode: 1) "
+                f"local_rank: 0 (pid: 812) of binary: /usr/bin/python3\n"
+                "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+                "============================================================\n/srv/train.py FAILED\n"
+                "------------------------------------------------------------\nFailures:\n  <NO_OTHER_FAILURES>\n"
+                "------------------------------------------------------------\nRoot Cause (first observed failure):\n[0]:\n"
+                f"  time      : 2025-06-01_10:00:31\n  host      : {node}\n  rank      : {base} (local_rank: 0)\n"
+                "  exitcode  : 1 (pid: 812)\n  error_file: <N/A>\n"
+                "============================================================\n")
+    return files
+
+
+@pytest.mark.parametrize("consoles", [True, False])
+def test_a_workers_bare_traceback_in_a_machine_named_tree_is_its_ranks_on_its_machine(tmp_path, consoles):
+    ingest(write_job(tmp_path / "job", _two_node_trees(consoles)), out_parquet=tmp_path / "t.parquet", options=QUIET)
+    rows = pq.read_table(tmp_path / "t.parquet").select(["file", "rank", "node"]).to_pylist()
+    got = {(r["file"], r["rank"], r["node"]) for r in rows if r["file"].endswith("stderr.log")}
+    assert got == {("alpha/logs/job_7_q1w2/attempt_0/0/stderr.log", 0, "alpha"),
+                   ("alpha/logs/job_7_q1w2/attempt_0/1/stderr.log", 1, "alpha"),
+                   ("beta/logs/job_7_z9x8/attempt_0/0/stderr.log", 2, "beta"),
+                   ("beta/logs/job_7_z9x8/attempt_0/1/stderr.log", 3, "beta")}
+
+
+def test_two_runs_under_one_log_dir_are_no_two_machines(tmp_path):
+    # two torchrun runs on one machine write side by side under one --log-dir: their run ids
+    # differ, no directory above them does
+    files = {f"logs/{run}/attempt_0/{local}/stdout.log": f"2025-06-01 1{i}:00:00,000 INFO [rank {local}] step 1\n"
+             for i, run in enumerate(("job_1_aaaa", "job_2_bbbb")) for local in (0, 1)}
+    ingest(write_job(tmp_path / "job", files), out_parquet=tmp_path / "t.parquet", options=QUIET)
+    nodes = {r["node"] for r in pq.read_table(tmp_path / "t.parquet").select(["node"]).to_pylist()}
+    assert nodes <= {None}
+
+
+def test_an_unstamped_check_of_the_environment_in_a_job_that_never_started_training_is_configuration(tmp_path):
+    v = verdict(tmp_path, _two_node_trees(consoles=True))
+    assert v.root_cause is not None and v.root_cause.category == "config_error"
+    assert v.initiating is not None and v.initiating.node == "beta"

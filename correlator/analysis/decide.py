@@ -186,7 +186,7 @@ def decide(
         h = failure_hypothesis(con, failures[0])
         same_error_everywhere(h, rows(con, "SELECT rank, ts_aligned, file, line_no, line_end FROM failure_evidence "
                                       "WHERE shape = ?",
-                                      [failures[0]["shape"]]), known_ranks, bool(collateral_rows))
+                                      [failures[0]["shape"]]), known_ranks, bool(collateral_rows), con)
         hyps.append(h)
     elif worker_echoes and not any(h.rule is not None or h.inference is None for h in hyps):
         own = _own_error_before_the_echoes(con, worker_echoes)

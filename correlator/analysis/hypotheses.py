@@ -172,7 +172,7 @@ def hypotheses(
                 node=d["node"], ts=epoch(d["ts_aligned"]), evidence=cite(d), base=0.6,
                 notes=["deviating error that no rule explains"])
         same_error_everywhere(h, [c for c in unexplained if c["shape"] == unexplained[0]["shape"]], known_ranks,
-                              echoes)
+                              echoes, con)
         out.append(h)
     out.extend(_inferred_hypotheses(con))
     own_error_first(out)
@@ -224,7 +224,51 @@ def _survived_by_their_rank(con: duckdb.DuckDBPyConnection, hyps: list[Hyp]) -> 
                            "a failure it went on from, not the one that ended the run")
 
 
-def same_error_everywhere(h: Hyp, same: list[dict], known_ranks: list[int], echoes: bool = False) -> None:
+_EXCEPTION_LINE = re.compile(
+    r"^(?:\s*\[[^\]]*\]:?)*\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):[^\n]*$", re.M)
+_CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
+
+
+def _interleaved_copies(con: duckdb.DuckDBPyConnection, h: Hyp) -> int:
+    """How many processes raised ``h``'s exception into its file, where their tracebacks
+    interleaved (several workers writing one console at once: the fold cannot tell their
+    frames apart, so one event holds two exception lines, or a header cut by the next
+    one's): the number of exception lines, digits aside, equal to the first one at or after
+    ``h``'s evidence among the file's unranked tracebacks within ``ALL_RANKS_WINDOW_S``.
+    A chained traceback (one exception raised while handling another) is one process's."""
+    ev = h.evidence
+    if ev is None or h.ts is None:
+        return 0
+    found = con.execute(
+        """SELECT message FROM events WHERE file = ? AND rank IS NULL AND level IN ('ERROR', 'CRITICAL')
+           AND line_no >= ? AND contains(message, 'File "')
+           AND abs(epoch(ts_aligned) - ?) <= ? ORDER BY line_no""",
+        [ev.file, ev.line_no, h.ts, ALL_RANKS_WINDOW_S],
+    ).fetchall()
+    lines, glued = [], False
+    for (message,) in found:
+        if any(c in message for c in _CHAINED):
+            continue
+        own = [re.sub(r"\d+", "0", m.group(0).strip()) for m in _EXCEPTION_LINE.finditer(message)]
+        glued = glued or len(own) >= 2
+        lines += own
+    # only where one traceback holds two exception lines: interleaved. One process that logs
+    # its traceback and raises it again prints two whole ones, one after the other
+    return lines.count(lines[0]) if lines and glued else 0
+
+
+def _count_interleaved(con: duckdb.DuckDBPyConnection | None, h: Hyp) -> None:
+    """``h`` raised by as many processes as its exception's interleaved copies, two at least:
+    tracebacks that interleave were raised at the same moment, which a failure spreading from
+    one process to the rest (as timeouts, lost peers) is not."""
+    if con is not None and (n := _interleaved_copies(con, h)) >= 2 and n > h.n_ranks_same:
+        h.n_ranks_same = n
+        h.notes.append(f"the same exception raised {n} times in tracebacks interleaved in one file by "
+                       "processes no prefix names: raised alike by each")
+
+
+def same_error_everywhere(h: Hyp, same: list[dict], known_ranks: list[int], echoes: bool = False,
+                          con: duckdb.DuckDBPyConnection | None = None) -> None:
     """An error no rule knows, raised alike on every known rank at once (each rank ran the
     same failing line: a file every rank loads, a call every rank makes), is one failure of
     all ranks, not the first printer's: the same shape (digits aside) on each rank, close
@@ -238,6 +282,8 @@ def same_error_everywhere(h: Hyp, same: list[dict], known_ranks: list[int], echo
     processes only waited or lost a peer (``echoes``): those passed where these failed."""
     if h.rank is None and h.evidence is not None:
         if echoes:
+            # (tracebacks that interleave were raised at the same moment: no peer's echo)
+            _count_interleaved(con, h)
             return
         copies = [c for c in same if c["rank"] is None and c.get("file") == h.evidence.file
                   and (c.get("line_end") or c.get("line_no") or 0) > (c.get("line_no") or 0)]
@@ -247,6 +293,8 @@ def same_error_everywhere(h: Hyp, same: list[dict], known_ranks: list[int], echo
             h.n_ranks_same = len(copies)
             h.notes.append(f"the same error printed {len(copies)} times into one file by processes no prefix "
                            "names: raised alike by each")
+        else:
+            _count_interleaved(con, h)
         return
     if len(known_ranks) < 2 or h.rank is None:
         return

@@ -38,8 +38,12 @@ def phase_of(con: duckdb.DuckDBPyConnection, ts: datetime | None, file: str | No
         # no step was ever logged: an error within a start-up's time of the job's
         # first line was raised at start-up (a check every rank runs); later, or
         # unstamped, the logs cannot say
-        start = con.execute("SELECT min(ts_aligned) FROM events").fetchone()[0]
+        start, end = con.execute("SELECT min(ts_aligned), max(ts_aligned) FROM events").fetchone()
         if ts is not None and start is not None and (ts - start).total_seconds() <= STARTUP_S:
+            return "before_training"
+        if ts is None and start is not None and (end - start).total_seconds() <= STARTUP_S:
+            # unstamped, in a job whose every stamped line falls within a start-up's time
+            # (a torchrun --log-dir stderr.log beside its stamped stdout.log and consoles)
             return "before_training"
         return None
     if ts is not None and first is not None:

@@ -195,8 +195,66 @@ WHERE e.kind IN ('torchrun.closing_signal', 'torchrun.worker_failed', 'torchrun.
   AND coalesce(t.rank, d.rank) IS NOT NULL
 GROUP BY ALL HAVING count(DISTINCT coalesce(t.rank, d.rank)) = 1 AND count(*) = 1;
 
+-- A directory named after its machine (`trn-b/`, `a100-07/`: a name no node pattern knows)
+-- is that machine where the lines of files under it name it as their host (NCCL's header,
+-- torchrun's failure table, a kernel line's host): its files whose path names no node are
+-- that node's (a torchrun --log-dir tree under it: its ranks' own files name no host).
+-- The deepest such directory of a file wins.
+CREATE TEMP TABLE dir_node AS
+WITH named AS (
+    SELECT DISTINCT file, lower(own_host(host_attr)) AS host FROM part_summary
+    WHERE host_attr IS NOT NULL AND source IN ('nccl', 'torchrun', 'kernel') AND own_host(host_attr) IS NOT NULL
+),
+unplaced AS (
+    SELECT DISTINCT s.file, string_split(s.file, '/') AS parts
+    FROM part_summary s JOIN file_paths p ON p.file = s.file
+    WHERE p.path_node IS NULL AND s.file LIKE '%/%'
+),
+dirs AS (
+    SELECT file, parts[i] AS name, array_to_string(parts[1:i], '/') AS dir
+    FROM (SELECT file, parts, unnest(range(1, len(parts))) AS i FROM unplaced)
+)
+SELECT d.file, arg_max(d.name, length(d.dir)) AS node
+FROM dirs d
+WHERE EXISTS (SELECT 1 FROM named n WHERE n.host = lower(d.name) AND starts_with(n.file, d.dir || '/'))
+GROUP BY d.file;
+
+-- So is each of two torchrun --log-dir trees collected side by side, whose --log-dir paths
+-- differ in one directory alone (`trn-a/logs/` and `trn-b/logs/`) and whose workers' local
+-- ranks overlap (each has an `attempt_0/0/`): two agents, each of its machine, even where no
+-- line names a host. (Two trees under one --log-dir differ in their run ids only: those
+-- could be two runs on one machine, and are left alone.)
+INSERT INTO dir_node
+WITH tree AS (
+    SELECT DISTINCT s.file,
+           regexp_extract(s.file, '^(.*)/[^/]+/attempt_\d+/\d+/(?:stdout|stderr)\.log$', 1) AS log_dir,
+           regexp_extract(s.file, '/attempt_\d+/(\d+)/[^/]+$', 1) AS local_dir
+    FROM part_summary s JOIN file_paths p ON p.file = s.file
+    WHERE p.path_node IS NULL
+      AND regexp_matches(s.file, '^(.*)/[^/]+/attempt_\d+/\d+/(?:stdout|stderr)\.log$')
+),
+dirs AS (
+    SELECT log_dir, string_split(log_dir, '/') AS parts, list(DISTINCT local_dir) AS locals
+    FROM tree WHERE log_dir <> '' GROUP BY log_dir
+),
+pairs AS (
+    SELECT a.log_dir, a.parts, b.parts AS other,
+           [i FOR i IN range(1, len(a.parts) + 1) IF a.parts[i] <> b.parts[i]] AS differ
+    FROM dirs a JOIN dirs b ON a.log_dir <> b.log_dir AND len(a.parts) = len(b.parts)
+     AND len(list_intersect(a.locals, b.locals)) > 0
+),
+named AS (
+    SELECT log_dir, any_value(parts[differ[1]]) AS node FROM pairs WHERE len(differ) = 1
+    GROUP BY log_dir HAVING count(DISTINCT differ[1]) = 1
+)
+SELECT t.file, n.node FROM tree t JOIN named n ON n.log_dir = t.log_dir
+WHERE t.file NOT IN (SELECT file FROM dir_node);
+
+-- (a node named by its directory is one of the job's nodes too)
 CREATE TEMP TABLE single_node AS
-SELECT count(DISTINCT node) <= 1 AS yes FROM part_summary WHERE node IS NOT NULL;
+SELECT count(DISTINCT n) <= 1 AS yes FROM (
+    SELECT node AS n FROM part_summary WHERE node IS NOT NULL
+    UNION SELECT node FROM dir_node);
 
 CREATE TEMP TABLE local_rank_map AS
 SELECT host, local_rank, any_value(rank) AS rank FROM (
@@ -243,8 +301,26 @@ SELECT DISTINCT file FROM fact_events WHERE attr(attrs, 'child_report') IS NOT N
 CREATE TEMP TABLE combos AS
 SELECT DISTINCT file, rank, local_rank, pid, node, host_attr FROM part_summary;
 
--- The rank from the line itself, else its process (pid_rank), its local rank on
--- its host (local_rank_map), or on a single-node job its local rank.
+-- A torchrun --log-dir tree's `attempt_N/<local rank>/` holds one process's stdout.log and
+-- stderr.log: the rank one of them states (its lines' prefix, or their own words: `rank 2
+-- of 4`) is the other's too, where it states none (a bare traceback). It beats the guesses
+-- below (a local rank is the global one only on a single node, and a node the paths do not
+-- name may hide a second one).
+CREATE TEMP TABLE tree_dir_rank AS
+WITH stated AS (
+    SELECT file, rank AS r FROM combos WHERE rank IS NOT NULL
+    UNION ALL
+    SELECT file, coalesce(int_attr(attrs, 'app_rank'), int_attr(attrs, 'lightning_rank')) FROM fact_events
+    WHERE kind = 'app.world_size'
+)
+SELECT regexp_replace(file, '/[^/]*$', '') AS dir, min(r) AS rank
+FROM stated
+WHERE r IS NOT NULL AND regexp_matches(file, '(?:^|/)attempt_\d+/\d+/(?:stdout|stderr)\.log$')
+GROUP BY ALL HAVING count(DISTINCT r) = 1;
+
+-- The rank from the line itself, else its process (pid_rank), what its --log-dir sibling
+-- states (tree_dir_rank), its local rank on its host (local_rank_map), or on a single-node
+-- job its local rank.
 CREATE TEMP TABLE combo_a AS
 WITH by_pid AS (
     SELECT c.file, c.rank, c.local_rank, c.pid, c.node, c.host_attr, min(p.rank) AS pid_rank
@@ -256,10 +332,14 @@ WITH by_pid AS (
 )
 SELECT b.* EXCLUDE (pid_rank),
        coalesce(b.rank, b.pid_rank,
+                (SELECT t.rank FROM tree_dir_rank t WHERE t.dir = regexp_replace(b.file, '/[^/]*$', '')
+                   AND regexp_matches(b.file, '(?:^|/)attempt_\d+/\d+/(?:stdout|stderr)\.log$')),
                 CASE WHEN b.local_rank IS NOT NULL THEN
                     (SELECT min(l.rank) FROM local_rank_map l
                      WHERE l.local_rank = b.local_rank
-                       AND (l.host = short_host(b.node) OR (SELECT yes FROM single_node)))
+                       AND (lower(l.host) = lower(short_host(coalesce(b.node, (SELECT d.node FROM dir_node d
+                                                                                WHERE d.file = b.file))))
+                            OR (SELECT yes FROM single_node)))
                 END,
                 CASE WHEN (SELECT yes FROM local_is_global) THEN b.local_rank END) AS rank_a
 FROM by_pid b;
@@ -413,9 +493,10 @@ WITH ranked AS (
 )
 SELECT f.file, f.rank, f.local_rank, f.pid, f.node, f.host_attr, f.final_rank,
        coalesce(CASE WHEN f.node IS DISTINCT FROM f.path_node THEN f.node END,
-                ph.host, f.node, fn.node, rh.host) AS final_node
+                ph.host, f.node, dn.node, fn.node, rh.host) AS final_node
 FROM ranked f
 LEFT JOIN path_node_host ph ON ph.path_node = f.path_node AND f.node IS NOT DISTINCT FROM f.path_node
+LEFT JOIN dir_node dn ON dn.file = f.file
 LEFT JOIN file_node fn ON fn.file = f.file
 LEFT JOIN rank_host rh ON rh.rank = f.final_rank;
 

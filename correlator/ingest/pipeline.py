@@ -87,6 +87,7 @@ from correlator.ingest.polars_thread import on_polars_thread
 from correlator.ingest.read import LineBatch, iter_line_batches
 from correlator.ingest.record_heads import (
     unrepeat_record_heads,
+    without_escaped_terminal_control,
     without_pasted_colour_codes,
     without_terminal_control,
 )
@@ -382,7 +383,7 @@ def _unfinished_per_file(ev: pl.DataFrame) -> dict[str, int]:
 
 def _events(df: pl.DataFrame, files: _Files, job: str, tz: str, state: _StreamState) -> pl.DataFrame:
     """Stage 1 for the lines of ``df`` (``fi``, ``line_no``, ``text``, in file order)."""
-    df = join_hard_wraps(without_terminal_control(df))
+    df = without_escaped_terminal_control(join_hard_wraps(without_terminal_control(df)))
     df = df.with_columns(pl.lit(0, dtype=pl.Int32).alias("part"))
     df = unwrap_json_records(df)
     # the lines' digit shapes, taken before demux: its searches ask them instead of

@@ -40,6 +40,21 @@ def without_terminal_control(df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns(text.str.replace_all(_TERMINAL_CONTROL, ""))
 
 
+# rsyslog (and journald's forwarders) write a control character as '#' and its three octal
+# digits: ESC is "#033" (rsyslog's $EscapeControlCharactersOnReceive, on by default)
+_ESCAPED_TERMINAL_CONTROL = r"#033\[[0-?]*[ -/]*[@-~]"
+
+
+def without_escaped_terminal_control(df: pl.DataFrame) -> pl.DataFrame:
+    """``text`` without the colour codes a syslog daemon wrote out as ``#033[...m``. Taken off
+    after hard wraps are joined: whatever cut those lines (a ticket, a viewer) counted the
+    escapes as text, where a terminal cuts real ESC codes' lines by what it shows."""
+    text = df.get_column("text")
+    if not text.str.contains("#033[", literal=True).any():
+        return df
+    return df.with_columns(text.str.replace_all(_ESCAPED_TERMINAL_CONTROL, ""))
+
+
 def without_pasted_colour_codes(
     df: pl.DataFrame, rows_where: Callable[[pl.DataFrame, Callable[[pl.Series], pl.Series]], pl.Series],
 ) -> pl.DataFrame:

@@ -42,6 +42,7 @@ LAUNCHER_SAW_A_FAILURE: frozenset[str] = frozenset({
     "mpi.process_exited",
     "mpi.rank_died",
     "horovod.worker_exit",
+    "deepspeed.launcher_exit",
 })
 
 
