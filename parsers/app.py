@@ -108,7 +108,7 @@ PATTERNS = (
                   "final eval", "Final eval", "final val", "Final val", "final test", "Final test",
                   "final metrics", "Final metrics", "final results", "Final results", "SUCCEEDED", "Succeeded",
                   "COMPLETED", "' succeeded", "raining time", "raining seconds", "total images/sec:",
-                  "Number of trials: "),
+                  "Number of trials: ", "[after training is done]", "\"run_stop\""),
         # also Lightning's end of fit ("`Trainer.fit` stopped: `max_epochs=3` reached."), the
         # Trainer's final metrics block, and a test run's summary with nothing failed
         regex=(
@@ -137,6 +137,11 @@ PATTERNS = (
             # pod's phase, Slurm's seff `State: COMPLETED (exit code 0)`), and Ray's job summary
             r"|^(?:(?:job )?status|state|phase)\s*[:=]\s*(?:SUCCEEDED|Succeeded|COMPLETED \(exit code 0\))\s*$"
             r"|^Job '[^']+' succeeded\s*$"
+            # Megatron-LM's pretrain() once train() has returned (training.py's print_datetime),
+            # and MLPerf's logger closing a run that reached its target (mlperf_logging's MLLOG
+            # record: key run_stop, metadata status success)
+            r"|^\[after training is done\] datetime: "
+            r"|^:::MLLOG \{.*\"key\": \"run_stop\".*\"status\": \"success\""
         ),
         level="INFO",
         examples=(
@@ -146,6 +151,9 @@ PATTERNS = (
             "{'train_runtime': 132.4, 'train_samples_per_second': 24.2, 'train_steps_per_second': 3.0, 'train_loss': 1.9, 'epoch': 3.0}",
             "`Trainer.fit` stopped: `max_epochs=3` reached.",
             "✓ Test completed successfully",
+            "[after training is done] datetime: 2026-04-11 11:16:35 ",
+            ':::MLLOG {"namespace": "", "time_ms": 1621236046008, "event_type": "INTERVAL_END", "key": "run_stop", '
+            '"value": null, "metadata": {"file": "fit.py", "lineno": 1006, "status": "success"}}',
             "INFO:sleap.nn.training:Finished training loop. [15.9 min]",
             "Epoch 00013: early stopping",
             "***** train metrics *****",
@@ -240,6 +248,26 @@ PATTERNS = (
     # a launcher's, an IDE's or a batch system's record that a process exited with status 0
     # ("torchrun exited with 0", "Process finished with exit code 0", Grid Engine's "job 4711.1
     # finished: exit_status 0", compose's "trainer-0 exited with code 0"): one process's clean end,
+    # A program's word that it went on past the error just above it ("Continuing to launch.",
+    # "continuing without tensorboard", "Falling back to sockets"): that error did not stop it
+    # (outcome.sql and deviation.sql read it within a few lines below the error)
+    Pattern(
+        "app.went_on",
+        triggers=("ontinuing", "roceeding anyway", "alling back to"),
+        regex=(r"(?i)(?:^|[.!;:,]\s+)(?:continuing|proceeding)(?: (?:to|with|without|anyway)\b|\s*(?:\.|$))"
+               r"|\bfalling back to\b"),
+        source=SOURCE,
+        level="INFO",
+        examples=(
+            "Continuing to launch. Beware, the Spectrum MPI environment may not be completely setup.",
+            "WARNING: tensorboard not installed, continuing without it",
+            "NET/IB : No device found. Falling back to sockets",
+        ),
+        near_misses=(
+            "Error: continuing the run is impossible",
+            "Epoch 3: continuing training from checkpoint step 1200",
+        ),
+    ),
     # a healthy end where nothing failed, but no recovery from another process's failure (the
     # run's own "completed" line is app.run_completed's)
     Pattern(

@@ -62,6 +62,22 @@ PATTERNS = (
             "has inconsistent 171 params.",
         ),
     ),
+    # the same check's shape comparison (c10d's verify_params_across_processes): each process
+    # compares its parameters' sizes with process 0's, so the ranks that raise it are the ones
+    # whose model differs from rank 0's
+    Pattern(
+        "c10d.ddp_param_shape_mismatch",
+        triggers=("appears not to match sizes of the same param in process",),
+        regex=(r"\[(?P<reporting_rank>\d+)\]: params\[(?P<param_index>\d+)\] in this process with sizes "
+               r"\[(?P<own_sizes>[^\]]*)\] appears not to match sizes of the same param in process "
+               r"(?P<reference_rank>\d+)"),
+        source=SOURCE,
+        level="ERROR",
+        examples=(
+            "RuntimeError: [3]: params[0] in this process with sizes [128, 16] appears not to match sizes of the "
+            "same param in process 0.",
+        ),
+    ),
     # DDP's reducer names the rank whose parameters got no gradient, its own (reducer.cpp:
     # "Parameter indices which did not receive grad for rank 3: 444 445"), inside the
     # RuntimeError every such rank raises

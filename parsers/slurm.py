@@ -87,6 +87,25 @@ PATTERNS = (
         examples=("mpirun was unable to find the specified executable file, and therefore\ndid not launch the job.  "
                   "This error was first reported for process\nrank 0; it may have occurred for other processes as well.",),
     ),
+    # Open MPI's help text when a process could not initialise MPI (help-opal-runtime.txt,
+    # help-orte-runtime.txt, help-mpi-runtime.txt): "It looks like opal_init failed for some
+    # reason; your parallel process is likely to abort", the failing step named below it
+    # ("opal_shmem_base_select failed"); then MPI_ERRORS_ARE_FATAL on a NULL communicator
+    Pattern(
+        "mpi.init_failed",
+        triggers=("failed for some reason; your parallel process is",),
+        regex=(r"It looks like (?P<mpi_init_stage>opal_init|orte_init|MPI_INIT|ompi_mpi_init|ompi_rte_init) failed "
+               r"for some reason; your parallel process is\s+likely to abort"
+               r"(?:[\s\S]*?\n\s+(?P<mpi_init_step>\w+(?:: \w+)? failed)\s*\n)?"),
+        level="ERROR",
+        examples=(
+            "It looks like opal_init failed for some reason; your parallel process is\nlikely to abort.  There are many "
+            "reasons that a parallel process can\nfail during opal_init; some of which are due to configuration or\n"
+            "environment problems.  This failure appears to be an internal failure;\nhere's some additional "
+            "information (which may only be relevant to an\nOpen MPI developer):\n\n  opal_shmem_base_select failed\n"
+            "  --> Returned value -1 instead of OPAL_SUCCESS",
+        ),
+    ),
     Pattern(
         "mpi.exec_failed_on_node",
         triggers=("was unable to launch the specified application",),

@@ -3644,3 +3644,111 @@ def test_an_unstamped_check_of_the_environment_in_a_job_that_never_started_train
     v = verdict(tmp_path, _two_node_trees(consoles=True))
     assert v.root_cause is not None and v.root_cause.category == "config_error"
     assert v.initiating is not None and v.initiating.node == "beta"
+
+
+def test_a_rule_matched_in_interleaved_tracebacks_is_every_processs(tmp_path):
+    oom = ("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.50 GiB (GPU {}; 15.78 GiB total "
+           "capacity; 12.26 GiB already allocated; 1.10 GiB free; 12.40 GiB reserved in total by PyTorch)\n")
+    frames = '  File "pretrain_gpt.py", line 149, in <module>\n    pretrain(train_valid_test_datasets_provider)\n'
+    console = ("WARNING:root:Cannot import JIT optimized kernels. CUDA extension will be disabled.\n"
+               "/bin/sh: line 0: type: git: not found\n"
+               + _TB_HEAD.replace("train.py", "pretrain_gpt.py") + _TB_HEAD.replace("train.py", "pretrain_gpt.py")
+               + frames + frames + oom.format(0) + "    self._init_state()\n" + oom.format(3))
+    v = verdict(tmp_path, {"console.log": console})
+    assert v.root_cause is not None and v.root_cause.category == "oom"
+    assert v.initiating is not None and v.initiating.all_ranks
+
+
+def test_megatrons_end_of_training_line_makes_the_store_hosts_exit_a_teardown(tmp_path):
+    lines = [f"node-1: [rank{r}]: iteration {i}/ 4 | lm loss: {9 - i}.1E+00" for i in (1, 2, 3, 4) for r in (0, 1)]
+    lines += ["node-1: [after training is done] datetime: 2025-08-02 09:14:05 "]
+    lines += [f'node-1: [rank{r}]:[W802 09:14:15.090523746 ProcessGroupNCCL.cpp:1771] [PG ID 0 PG GUID 0(default_pg) '
+              f'Rank {r}] Failed to check the "should dump" flag on TCPStore, (maybe TCPStore server has shut down '
+              "too early), with error: Broken pipe" for r in (1, 2, 3)]
+    v = verdict(tmp_path, {"console.log": "\n".join(lines) + "\n"})
+    assert v.status == "healthy"
+
+
+def test_mlperfs_run_stop_with_success_is_a_healthy_end_and_aborted_is_not(tmp_path):
+    head = "".join(f':::MLLOG {{"namespace": "", "time_ms": 16212360{i}0000, "event_type": "POINT_IN_TIME", '
+                   f'"key": "eval_accuracy", "value": 0.7{i}, "metadata": {{"epoch_num": {i}}}}}\n' for i in range(1, 4))
+    stop = (':::MLLOG {{"namespace": "", "time_ms": 1621236046008, "event_type": "INTERVAL_END", "key": "run_stop", '
+            '"value": null, "metadata": {{"file": "fit.py", "lineno": 1006, "status": "{}"}}}}\n')
+    assert verdict(tmp_path / "ok", {"rank0.log": head + stop.format("success")}).status == "healthy"
+    assert verdict(tmp_path / "no", {"rank0.log": head + stop.format("aborted")}).status != "healthy"
+
+
+def test_a_traceback_quoting_a_step_and_its_loss_is_no_progress(tmp_path):
+    # the raising rank's own error, then mp.spawn's report of it: neither is training going on
+    err = "FloatingPointError: non-finite gradient on rank 2 at epoch 0 step 3 (loss 81.25, 12 of 400 elements inf)"
+    console = (
+        "".join(f"2025-03-01 08:00:0{r},000 INFO [rank {r}] trainer: shard_{r:02d}: 96 rows, 3 batches\n" for r in range(4))
+        + "2025-03-01 08:00:09,100 ERROR [rank 2] trainer: training failed\n" + _TB_HEAD + "    run(rank)\n" + err + "\n"
+        + "".join(f"2025-03-01 08:00:09,40{r} ERROR [rank {r}] trainer: training failed\n" + _TB_HEAD
+                  + "    dist.all_reduce(flat)\nRuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
+                    f"pair.cc:553] Connection closed by peer [127.0.0.1]:1476{r}\n" for r in (1, 3))
+        + "W0301 08:00:10.094000 3085 torch/multiprocessing/spawn.py:165] Terminating process 3088 via signal SIGTERM\n"
+        + "Traceback (most recent call last):\n  File \"train.py\", line 176, in <module>\n    mp.spawn(main, nprocs=4)\n"
+        + "torch.multiprocessing.spawn.ProcessRaisedException: \n\n-- Process 2 terminated with the following error:\n"
+        + _TB_HEAD + "    run(rank)\n" + err + "\n")
+    v = verdict(tmp_path, {"console.log": console})
+    assert v.root_cause is not None and v.root_cause.category == "nan_divergence", v.root_cause
+    assert v.initiating is not None and v.initiating.rank == 2
+
+
+def test_pdsh_hosts_named_by_letters_alone_are_hosts(tmp_path):
+    console = "".join(f"{h}: [rank{r}] step {s} loss 0.{s}\n" for s in (1, 2, 3) for h, r in (("trn-a", 0), ("trn-b", 2)))
+    console += "error: something went wrong\nusage: train.py [-h]\n"
+    ingest(write_job(tmp_path / "job", {"console.log": console}), out_parquet=tmp_path / "t.parquet", options=QUIET)
+    rows = pq.read_table(tmp_path / "t.parquet").select(["rank", "node", "message"]).to_pylist()
+    assert {(r["rank"], r["node"]) for r in rows if "step" in r["message"]} == {(0, "trn-a"), (2, "trn-b")}
+    assert {r["message"] for r in rows if r["node"] is None} >= {"error: something went wrong", "usage: train.py [-h]"}
+
+
+def test_a_word_with_a_hyphen_heading_a_few_lines_is_no_host(tmp_path):
+    console = "nvidia-smi: command not found\nstep 1 loss 0.5\nstep 2 loss 0.4\n"
+    ingest(write_job(tmp_path / "job", {"console.log": console}), out_parquet=tmp_path / "t.parquet", options=QUIET)
+    rows = pq.read_table(tmp_path / "t.parquet").select(["node", "message"]).to_pylist()
+    assert {"nvidia-smi: command not found"} <= {r["message"] for r in rows}
+    assert {r["node"] for r in rows} == {None}
+
+
+def test_the_ranks_of_one_machine_failing_ddps_shape_check_are_that_machines(tmp_path):
+    lines = [f"{h}: [rank{r}] model config: hidden={96 if h == 'gpu-a' else 128}" for h, r in
+             (("gpu-a", 0), ("gpu-a", 1), ("gpu-b", 2), ("gpu-b", 3))]
+    lines += [f"gpu-b: [rank{r}]: RuntimeError: [{r}]: params[0] in this process with sizes [128, 16] appears not to "
+              "match sizes of the same param in process 0." for r in (2, 3)]
+    lines += [f"gpu-a: [rank{r}]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed "
+              f"by peer [10.0.0.2]:3100{r}" for r in (0, 1)]
+    v = verdict(tmp_path, {"console.log": "\n".join(lines) + "\n"})
+    assert v.root_cause is not None and v.root_cause.category == "config_error"
+    assert v.initiating is not None and v.initiating.node == "gpu-b" and v.initiating.rank is None
+
+
+_MPI_INIT_FAILED = (
+    "--------------------------------------------------------------------------\n"
+    "It looks like opal_init failed for some reason; your parallel process is\n"
+    "likely to abort.  There are many reasons that a parallel process can\n"
+    "fail during opal_init; some of which are due to configuration or\n"
+    "environment problems.  This failure appears to be an internal failure;\n"
+    "here's some additional information (which may only be relevant to an\n"
+    "Open MPI developer):\n\n  opal_shmem_base_select failed\n  --> Returned value -1 instead of OPAL_SUCCESS\n"
+    "--------------------------------------------------------------------------\n")
+
+
+def test_a_launchers_error_it_says_it_went_on_from_is_not_the_failure(tmp_path):
+    console = ("Error: site environment script not found at:\nPath : /opt/site/env.pl\nError: No such file or directory\n"
+               "Warning. Failed to set up the site environment.\nContinuing to launch.\n"
+               + _MPI_INIT_FAILED * 2
+               + "*** An error occurred in MPI_Init_thread\n*** on a NULL communicator\n")
+    v = verdict(tmp_path, {"console.log": console})
+    assert v.status == "failed"
+    assert v.root_cause is not None and v.root_cause.category == "config_error"
+    assert v.root_cause.rule_id == "mpi-init-failed"
+    assert v.initiating is not None and v.initiating.all_ranks
+
+
+def test_an_error_with_no_word_of_going_on_stays_the_failure(tmp_path):
+    console = "Error: site environment script not found at:\nPath : /opt/site/env.pl\nError: No such file or directory\n"
+    v = verdict(tmp_path, {"console.log": console})
+    assert v.status == "failed"

@@ -85,6 +85,8 @@ def _continuation(text: str, end: int) -> str:
     system is too old" on the next line), joined with spaces."""
     out: list[str] = []
     for line in text[end:].split("\n")[1:_MAX_CONTINUATION + 1]:
+        if not line.strip() and out and out[-1].endswith(":"):
+            continue  # a line that ends in ":" announces the rest below its blank line
         if _MESSAGE_END.match(line) or _EXC_LINE.match(line):
             break
         out.append(line.strip())

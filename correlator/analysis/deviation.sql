@@ -141,7 +141,12 @@ SELECT d.*,
          OR coalesce(sp.last_line > coalesce(d.line_end, d.line_no), false)
          -- or its file said the run completed after it (whatever rank that line names: a
          -- trainer's summary is printed without the rank field its error record has)
-         OR coalesce(dc.last_line > coalesce(d.line_end, d.line_no), false) AS survived,
+         OR coalesce(dc.last_line > coalesce(d.line_end, d.line_no), false)
+         -- or it said, a few lines below, that it went on (outcome.sql's went_on)
+         OR EXISTS (SELECT 1 FROM events w
+                    WHERE w.kind = 'app.went_on' AND w.file = d.file AND w.rank IS NOT DISTINCT FROM d.rank
+                      AND w.line_no BETWEEN coalesce(d.line_end, d.line_no) + 1 AND coalesce(d.line_end, d.line_no) + 3)
+           AS survived,
        row_number() OVER (ORDER BY date_trunc('second', coalesce(d.ts_aligned, ts_bound)) NULLS LAST,
                                    CASE rule_role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 WHEN 'context' THEN 3 ELSE 1 END,
                                    n_ranks,

@@ -87,10 +87,12 @@ def hypotheses(
             ranks_per_rule[r["rule_id"]].add(r["rank"])
             ranked_nodes[r["rule_id"]].add(r["node"])
     # A launcher's copy of a child's error (the torchrun table quotes the child's
-    # traceback) adds nothing when the child's own line is there.
+    # traceback) adds nothing when the child's own line is there; nor does a copy that names
+    # no node either (a console that gathers every machine's output: clush, a job system's log)
     root_rows = [
         r for r in root_rows
-        if r["rank"] is not None or not (r["node"] in ranked_nodes[r["rule_id"]] or None in ranked_nodes[r["rule_id"]])
+        if r["rank"] is not None or not (r["node"] in ranked_nodes[r["rule_id"]] or None in ranked_nodes[r["rule_id"]]
+                                         or (r["node"] is None and ranked_nodes[r["rule_id"]]))
     ]
     for r in root_rows:
         if r["rank"] is None:
@@ -119,6 +121,11 @@ def hypotheses(
         if len(named_by) > 1:
             hyps[key].base *= 1 + 0.5 * (len(named_by) - 1)
             hyps[key].notes.append(f"named by {len(named_by)} ranks' reports ({ranges(sorted(named_by))})")
+    # A rule's match in tracebacks that several unnamed processes interleaved in one console
+    # is theirs alike (as same_error_everywhere reads an unexplained one)
+    for h in hyps.values():
+        if h.rank is None and h.rule.rule.scope != "job" and h.n_ranks_same < 2:
+            _count_interleaved(con, h)
     # An all-ranks failure is one hypothesis, not one per rank: the same root
     # signature on every known rank, close together in (aligned) time.
     first_step = con.execute("SELECT min(first) FROM last_progress").fetchone()[0]
@@ -227,6 +234,7 @@ def _survived_by_their_rank(con: duckdb.DuckDBPyConnection, hyps: list[Hyp]) -> 
 _EXCEPTION_LINE = re.compile(
     r"^(?:\s*\[[^\]]*\]:?)*\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):[^\n]*$", re.M)
 _CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
+_INTERLEAVED_LINES = 500  # how far below the evidence interleaved copies are looked for
 
 
 def _interleaved_copies(con: duckdb.DuckDBPyConnection, h: Hyp) -> int:
@@ -237,13 +245,16 @@ def _interleaved_copies(con: duckdb.DuckDBPyConnection, h: Hyp) -> int:
     ``h``'s evidence among the file's unranked tracebacks within ``ALL_RANKS_WINDOW_S``.
     A chained traceback (one exception raised while handling another) is one process's."""
     ev = h.evidence
-    if ev is None or h.ts is None:
-        return 0
+    if ev is None or 'File "' not in ev.text:
+        return 0  # (no traceback: nothing to interleave)
+    # the tracebacks that follow within a few hundred lines (unstamped, as a console's
+    # tracebacks often are: the file's unstamped ones)
     found = con.execute(
-        """SELECT message FROM events WHERE file = ? AND rank IS NULL AND level IN ('ERROR', 'CRITICAL')
-           AND line_no >= ? AND contains(message, 'File "')
-           AND abs(epoch(ts_aligned) - ?) <= ? ORDER BY line_no""",
-        [ev.file, ev.line_no, h.ts, ALL_RANKS_WINDOW_S],
+        """SELECT message FROM events WHERE file = ? AND line_no BETWEEN ? AND ? + ?
+           AND rank IS NULL AND level IN ('ERROR', 'CRITICAL') AND contains(message, 'File "')
+           AND CASE WHEN ?::DOUBLE IS NULL THEN ts_aligned IS NULL
+                    ELSE abs(epoch(ts_aligned) - ?) <= ? END ORDER BY line_no""",
+        [ev.file, ev.line_no, ev.line_no, _INTERLEAVED_LINES, h.ts, h.ts, ALL_RANKS_WINDOW_S],
     ).fetchall()
     lines, glued = [], False
     for (message,) in found:

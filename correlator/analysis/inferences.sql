@@ -55,6 +55,13 @@ WHERE f.role = 'collateral'
                   WHERE c.kind = 'app.run_completed' AND c.file = f.file
                     AND c.rank IS NOT DISTINCT FROM f.printed_by AND c.line_no > coalesce(f.line_end, f.line_no))
   AND NOT coalesce(f.ts_hi < (SELECT t FROM job_recovered_by), false)
+  -- a lost peer or store after the run said it completed (its rank's line, or the job's own
+  -- that names no rank) is the teardown, as outcome.sql's survived_findings reads it; a wait
+  -- that timed out there stays (a hang at exit)
+  AND NOT (f.category <> 'nccl_timeout_hang' AND EXISTS (
+      SELECT 1 FROM events c
+      WHERE c.kind = 'app.run_completed' AND c.file = f.file
+        AND (c.rank IS NULL OR c.rank IS NOT DISTINCT FROM f.printed_by) AND c.line_no < f.line_no))
   -- a wait that is only a warning (a stall inspector's: the collective may yet complete) did
   -- complete where any rank of its file trained on after it
   AND NOT EXISTS (SELECT 1 FROM events w JOIN stream_progress s ON s.file = w.file

@@ -65,6 +65,12 @@ carried_on AS (
       AND NOT regexp_matches(n.message, '(?i)abort|clos|fail|error|destroy| -> \d+\s*$')
     GROUP BY ALL
 ),
+-- a program's word, a few lines below its error, that it went on ("Continuing to launch.",
+-- "falling back to sockets"): that error did not stop it
+went_on AS (
+    SELECT file, rank, line_no FROM events
+    WHERE kind = 'app.went_on' AND file IN (SELECT file FROM cand)
+),
 -- ... except where its error's return chain reached the communicator's set-up
 -- (`init.cc:1203 -> 2`): ncclCommInitRank returned the error, whatever the same process
 -- printed around it (a paste in pieces puts the WARN block above the set-up lines)
@@ -95,6 +101,9 @@ WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'p
        OR (e.source = 'nccl' AND e.level = 'WARNING'
            AND (fi.pid IS NOT NULL OR NOT coalesce(co.last_ok > e.line_no, false))))
   AND NOT coalesce(r.benign, false)
+  AND NOT EXISTS (SELECT 1 FROM went_on w
+                  WHERE w.file = e.file AND w.rank IS NOT DISTINCT FROM e.rank
+                    AND w.line_no BETWEEN coalesce(e.line_end, e.line_no) + 1 AND coalesce(e.line_end, e.line_no) + 3)
   -- (a launcher's record of a worker's non-zero exit is a pointer, its rule's role context, but
   -- a failure all the same: a paste of mpirun's or horovodrun's report alone is a failed job;
   -- beside other evidence it is dropped below)
@@ -147,8 +156,9 @@ WHERE f.role = 'collateral' AND f.ts_hi < (SELECT t FROM job_recovered_by)
 UNION
 -- a lost peer after its stream said the run completed is the teardown (a transport
 -- closing as the processes exit), not a failure; a wait that timed out there is a hang
--- (a save after training, a barrier at exit) and stays
+-- (a save after training, a barrier at exit) and stays. A completion line that names no
+-- rank is the job's own (Megatron's rank 0 says it for every rank of a shared console)
 SELECT DISTINCT f.file, f.line_no
 FROM findings f
-JOIN stream_completion c ON c.file = f.file AND c.rank IS NOT DISTINCT FROM f.printed_by
+JOIN stream_completion c ON c.file = f.file AND (c.rank IS NULL OR c.rank IS NOT DISTINCT FROM f.printed_by)
 WHERE f.role = 'collateral' AND f.category <> 'nccl_timeout_hang' AND f.line_no > c.last_line;

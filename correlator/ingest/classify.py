@@ -30,6 +30,7 @@ import polars as pl
 
 from correlator.ingest.hex_shapes import hex_shape_safe, hex_shapes, token_safe_literal
 from correlator.ingest.json_records import RECORD_LEVEL
+from correlator.timeline.kinds import TRAINING_RECORDS
 from correlator.timeline.shapes import ShapeMemo, digit_invariant, digit_shapes, shape_of
 from parsers import LEVEL_WORDS, PATTERNS
 from parsers.base import Pattern
@@ -216,6 +217,30 @@ def _apply_pattern(
     return facts, long
 
 
+# A traceback that quotes a step and a loss ("non-finite gradient at epoch 0 step 3 (loss
+# 7.5)") is an exception, never the run's progress: where the traceback envelope matched a
+# row, the training records' patterns do not take its kind, level or attrs.
+_TRACEBACK = next(i for i, p in enumerate(PATTERNS) if p.name == "python.traceback")
+_RECORDS = [i for i, p in enumerate(PATTERNS) if p.name in TRAINING_RECORDS]
+
+
+def _no_records_in_tracebacks(
+    facts_parts: list[pl.DataFrame], attr_parts: list[pl.DataFrame]
+) -> tuple[list[pl.DataFrame], list[pl.DataFrame]]:
+    """Both lists (per matching pattern: ``row``, ``pat``, ...) without the training records'
+    matches of the rows the traceback envelope matched."""
+    pats = {p.get_column("pat")[0] for p in facts_parts if p.height}
+    if _TRACEBACK not in pats or pats.isdisjoint(_RECORDS):
+        return facts_parts, attr_parts
+    tb_rows = next(p for p in facts_parts if p.height and p.get_column("pat")[0] == _TRACEBACK).get_column("row")
+
+    def drop(parts: list[pl.DataFrame]) -> list[pl.DataFrame]:
+        return [p.filter(~pl.col("row").is_in(tb_rows.implode())) if p.height and p.get_column("pat")[0] in _RECORDS
+                else p for p in parts]
+
+    return drop(facts_parts), drop(attr_parts)
+
+
 # (row, envelope, pat) as one sort key: half the cost of sorting by the three columns
 _PRIORITY = (
     pl.col("row").cast(pl.UInt64) * (1 << 33) + pl.col("envelope").cast(pl.UInt64) * (1 << 32)
@@ -259,6 +284,7 @@ def _match_rows(msg: pl.Series, shaped: bool, hexed: bool = False) -> pl.DataFra
             *[pl.lit(None, dtype=t).alias(c) for c, t in _MATCH_SCHEMA.items()],
             pl.lit(None, dtype=attr_type).alias("attrs"),
         )
+    facts_parts, attr_parts = _no_records_in_tracebacks(facts_parts, attr_parts)
     # priority: any pattern before an envelope, then registry order
     found = pl.concat(facts_parts, how="vertical_relaxed").sort(_PRIORITY)
     # per row, in that order: the winner's kind, and each fact from the first pattern that has it

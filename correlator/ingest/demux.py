@@ -218,6 +218,25 @@ def _pdsh_ok(host: pl.Expr) -> pl.Expr:
     return host.str.contains(r"\d") & ~host.str.contains("_", literal=True) & ~host.str.contains(_NOT_HOSTS)
 
 
+# A host name of letters alone ("trn-a", "gpu-west"): lowercase, with a hyphen or a dot
+# between its parts, which no word of a message's head has ("error:", "usage:", "note:")
+_LETTERED_HOST = r"^[a-z]+(?:[-.][a-z]+)+$"
+
+
+def _lettered_hosts_ok(hosts: pl.Series, fi: pl.Series | None, rows_in_file: pl.Series) -> pl.Series:
+    """Per row: is this digit-less ``host`` a pdsh host? Where it heads at least three lines
+    of its file and either another such host heads lines of that file too (pdsh's merged
+    output of several machines) or it heads half the file's lines (one machine's)."""
+    keys = pl.DataFrame({"fi": fi if fi is not None else pl.repeat(0, hosts.len(), eager=True),
+                         "host": hosts, "n_file": rows_in_file})
+    lettered = hosts.str.contains(_LETTERED_HOST).fill_null(False)
+    counted = keys.filter(lettered).group_by("fi", "host").agg(pl.len().alias("n"), pl.col("n_file").first())
+    counted = counted.filter(pl.col("n") >= 3).with_columns(pl.col("host").n_unique().over("fi").alias("hosts"))
+    good = counted.filter((pl.col("hosts") >= 2) | (pl.col("n") * 2 >= pl.col("n_file"))).select("fi", "host")
+    return lettered & keys.join(good.with_columns(pl.lit(True).alias("ok")), on=["fi", "host"], how="left",
+                                maintain_order="left").get_column("ok").fill_null(False)
+
+
 def _repeated_in_file(values: pl.Series, fi: pl.Series | None) -> pl.Series:
     """Per row: does another row of the same file have this value? (A batch may hold
     several small files: a value repeated only across files says nothing of either, and
@@ -417,7 +436,16 @@ def strip_prefixes(df: pl.DataFrame, text_col: str = "text", shapes: pl.Series |
             matched_prefix = sub.str.extract(f"({p.regex})", 1)
             ok = matched_prefix.is_not_null()
             if p.name == "pdsh":
-                ok = ok & _pdsh_ok(groups.struct.field("host")).fill_null(False)
+                hosts = groups.struct.field("host")
+                host_ok = _pdsh_ok(hosts).fill_null(False)
+                if (~host_ok & hosts.str.contains(_LETTERED_HOST).fill_null(False)).any():
+                    files_at = _gather(few_files, at)
+                    n_file = (pl.DataFrame({"fi": files_at})
+                              .join(out.get_column("fi").value_counts().rename({"count": "n"}), on="fi", how="left",
+                                    maintain_order="left").get_column("n")
+                              if files_at is not None else pl.repeat(out.height, hosts.len(), eager=True))
+                    host_ok = host_ok | _lettered_hosts_ok(hosts, files_at, n_file)
+                ok = ok & host_ok
             elif p.name == "compose":
                 ok = ok & _compose_ok(groups.struct.field("host"), _gather(few_files, at)).fill_null(False)
             elif p.name == "srun_label" and not_labels is not None:

@@ -126,7 +126,8 @@ _BLOCK_TS_FORMATS_INSIDE = ("nvsmi",)  # stamps that belong to the block itself
 _MPI_HELP_OPENERS = (
     r"^(?:(?:mpirun|mpiexec|orterun|prterun) (?:was unable to|detected that|noticed that)"
     r"|Primary job\s+terminated normally|ORTE has lost communication|An MPI communication peer process"
-    r"|MPI_ABORT was invoked on rank)"
+    r"|MPI_ABORT was invoked on rank"
+    r"|It looks like (?:opal_init|orte_init|MPI_INIT|ompi_mpi_init|ompi_rte_init) failed for some reason)"
 )
 _BORDER = r"^-{20,}\s*$"
 
