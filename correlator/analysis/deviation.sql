@@ -133,6 +133,15 @@ GROUP BY ALL;
 -- the earliest second first; within a second, root-cause signatures before
 -- unexplained errors before echoes; then the rarest template. A line without a
 -- wall-clock stamp sorts at its upper bound, ahead of lines stamped at that time.
+-- A program's word that it went on past the error just above it ("Continuing to launch.",
+-- "falling back to sockets"): parser kind app.went_on. An error with one within a few lines
+-- below it, in its own stream, did not stop the run (here and in outcome.sql).
+CREATE OR REPLACE TEMP TABLE went_on AS
+SELECT file, rank, line_no FROM events WHERE kind = 'app.went_on';
+CREATE OR REPLACE TEMP MACRO went_on_below(f, r, last_line) AS EXISTS (
+    SELECT 1 FROM went_on w
+    WHERE w.file = f AND w.rank IS NOT DISTINCT FROM r AND w.line_no BETWEEN last_line + 1 AND last_line + 3);
+
 CREATE OR REPLACE TEMP TABLE first_deviating_candidates AS
 SELECT d.*,
        -- an estimated stamp is a lower bound: trained on after its interval's end
@@ -142,11 +151,8 @@ SELECT d.*,
          -- or its file said the run completed after it (whatever rank that line names: a
          -- trainer's summary is printed without the rank field its error record has)
          OR coalesce(dc.last_line > coalesce(d.line_end, d.line_no), false)
-         -- or it said, a few lines below, that it went on (outcome.sql's went_on)
-         OR EXISTS (SELECT 1 FROM events w
-                    WHERE w.kind = 'app.went_on' AND w.file = d.file AND w.rank IS NOT DISTINCT FROM d.rank
-                      AND w.line_no BETWEEN coalesce(d.line_end, d.line_no) + 1 AND coalesce(d.line_end, d.line_no) + 3)
-           AS survived,
+         -- or it said, a few lines below, that it went on
+         OR went_on_below(d.file, d.rank, coalesce(d.line_end, d.line_no)) AS survived,
        row_number() OVER (ORDER BY date_trunc('second', coalesce(d.ts_aligned, ts_bound)) NULLS LAST,
                                    CASE rule_role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 WHEN 'context' THEN 3 ELSE 1 END,
                                    n_ranks,

@@ -1,5 +1,5 @@
 -- Outcome: what the logs say of how the run ended, whatever the number of ranks.
--- Inputs: view events, tables event_role, stream_progress and last_progress (deviation.sql),
+-- Inputs: view events, tables event_role, stream_progress, last_progress and went_on (deviation.sql),
 -- stamp_bounds (copies.sql).
 -- A failure and a healthy end are both claims that need evidence; a log that
 -- just stops has neither (the verdict is then "inconclusive").
@@ -65,12 +65,6 @@ carried_on AS (
       AND NOT regexp_matches(n.message, '(?i)abort|clos|fail|error|destroy| -> \d+\s*$')
     GROUP BY ALL
 ),
--- a program's word, a few lines below its error, that it went on ("Continuing to launch.",
--- "falling back to sockets"): that error did not stop it
-went_on AS (
-    SELECT file, rank, line_no FROM events
-    WHERE kind = 'app.went_on' AND file IN (SELECT file FROM cand)
-),
 -- ... except where its error's return chain reached the communicator's set-up
 -- (`init.cc:1203 -> 2`): ncclCommInitRank returned the error, whatever the same process
 -- printed around it (a paste in pieces puts the WARN block above the set-up lines)
@@ -101,9 +95,8 @@ WHERE (e.level IN ('ERROR', 'CRITICAL') OR e.kind IN ('process.fatal_signal', 'p
        OR (e.source = 'nccl' AND e.level = 'WARNING'
            AND (fi.pid IS NOT NULL OR NOT coalesce(co.last_ok > e.line_no, false))))
   AND NOT coalesce(r.benign, false)
-  AND NOT EXISTS (SELECT 1 FROM went_on w
-                  WHERE w.file = e.file AND w.rank IS NOT DISTINCT FROM e.rank
-                    AND w.line_no BETWEEN coalesce(e.line_end, e.line_no) + 1 AND coalesce(e.line_end, e.line_no) + 3)
+  -- a program's word, a few lines below its error, that it went on (deviation.sql's went_on)
+  AND NOT went_on_below(e.file, e.rank, coalesce(e.line_end, e.line_no))
   -- (a launcher's record of a worker's non-zero exit is a pointer, its rule's role context, but
   -- a failure all the same: a paste of mpirun's or horovodrun's report alone is a failed job;
   -- beside other evidence it is dropped below)

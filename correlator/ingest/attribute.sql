@@ -22,6 +22,12 @@ CREATE MACRO own_host(h) AS
     CASE WHEN lower(short_host(h)) IN ('localhost', 'ip6-localhost') OR h LIKE '127.%' OR h = '::1'
          THEN NULL ELSE short_host(h) END;
 
+-- A torchrun --log-dir tree's worker file (`<log dir>/<run id>/attempt_N/<local rank>/stdout.log`,
+-- or stderr.log): its process's directory, else NULL.
+CREATE MACRO worker_dir(f) AS
+    CASE WHEN regexp_matches(f, '(?:^|/)attempt_\d+/\d+/(?:stdout|stderr)\.log$')
+         THEN regexp_replace(f, '/[^/]*$', '') END;
+
 -- Year-less stamps (glog, c10, syslog) took their file's year in stage 1 (column
 -- ts_year): they belong in the year most full stamps of the job carry.
 CREATE TEMP TABLE job_year AS
@@ -226,16 +232,15 @@ GROUP BY d.file;
 -- could be two runs on one machine, and are left alone.)
 INSERT INTO dir_node
 WITH tree AS (
-    SELECT DISTINCT s.file,
-           regexp_extract(s.file, '^(.*)/[^/]+/attempt_\d+/\d+/(?:stdout|stderr)\.log$', 1) AS log_dir,
-           regexp_extract(s.file, '/attempt_\d+/(\d+)/[^/]+$', 1) AS local_dir
+    -- (the --log-dir is the worker's directory less its run id, attempt and local rank)
+    SELECT DISTINCT s.file, regexp_extract(worker_dir(s.file), '^(.*)/[^/]+/attempt_\d+/(\d+)$', ['log_dir', 'local_dir']) AS w
     FROM part_summary s JOIN file_paths p ON p.file = s.file
-    WHERE p.path_node IS NULL
-      AND regexp_matches(s.file, '^(.*)/[^/]+/attempt_\d+/\d+/(?:stdout|stderr)\.log$')
+    WHERE p.path_node IS NULL AND worker_dir(s.file) IS NOT NULL
 ),
+tree_parts AS (SELECT file, w.log_dir AS log_dir, w.local_dir AS local_dir FROM tree),
 dirs AS (
     SELECT log_dir, string_split(log_dir, '/') AS parts, list(DISTINCT local_dir) AS locals
-    FROM tree WHERE log_dir <> '' GROUP BY log_dir
+    FROM tree_parts WHERE log_dir <> '' GROUP BY log_dir
 ),
 pairs AS (
     SELECT a.log_dir, a.parts, b.parts AS other,
@@ -247,7 +252,7 @@ named AS (
     SELECT log_dir, any_value(parts[differ[1]]) AS node FROM pairs WHERE len(differ) = 1
     GROUP BY log_dir HAVING count(DISTINCT differ[1]) = 1
 )
-SELECT t.file, n.node FROM tree t JOIN named n ON n.log_dir = t.log_dir
+SELECT t.file, n.node FROM tree_parts t JOIN named n ON n.log_dir = t.log_dir
 WHERE t.file NOT IN (SELECT file FROM dir_node);
 
 -- (a node named by its directory is one of the job's nodes too)
@@ -313,9 +318,9 @@ WITH stated AS (
     SELECT file, coalesce(int_attr(attrs, 'app_rank'), int_attr(attrs, 'lightning_rank')) FROM fact_events
     WHERE kind = 'app.world_size'
 )
-SELECT regexp_replace(file, '/[^/]*$', '') AS dir, min(r) AS rank
+SELECT worker_dir(file) AS dir, min(r) AS rank
 FROM stated
-WHERE r IS NOT NULL AND regexp_matches(file, '(?:^|/)attempt_\d+/\d+/(?:stdout|stderr)\.log$')
+WHERE r IS NOT NULL AND worker_dir(file) IS NOT NULL
 GROUP BY ALL HAVING count(DISTINCT r) = 1;
 
 -- The rank from the line itself, else its process (pid_rank), what its --log-dir sibling
@@ -332,8 +337,7 @@ WITH by_pid AS (
 )
 SELECT b.* EXCLUDE (pid_rank),
        coalesce(b.rank, b.pid_rank,
-                (SELECT t.rank FROM tree_dir_rank t WHERE t.dir = regexp_replace(b.file, '/[^/]*$', '')
-                   AND regexp_matches(b.file, '(?:^|/)attempt_\d+/\d+/(?:stdout|stderr)\.log$')),
+                (SELECT t.rank FROM tree_dir_rank t WHERE t.dir = worker_dir(b.file)),
                 CASE WHEN b.local_rank IS NOT NULL THEN
                     (SELECT min(l.rank) FROM local_rank_map l
                      WHERE l.local_rank = b.local_rank

@@ -7,7 +7,7 @@ batch did it (`~/.pyenv/` -> `/home/user/.pyenv/`, `~/.cache/` -> `/home/user/.c
 import glob, os, sys
 
 _HOME = os.path.expanduser("~").encode()
-HOME_MAP = [(_HOME + b"/.pyenv/", b"/home/user/.pyenv/"), (_HOME + b"/.cache/", b"/home/user/.cache/"), (os.path.dirname(os.path.abspath(__file__)).encode() + b"/", b"/home/user/capAA/scripts/"), (("/" + os.path.abspath(__file__).split("/")[1] + "/").encode(), b"/home/user/work/"), (_HOME + b"/", b"/home/user/")]
+HOME_MAP = [(_HOME + b"/.pyenv/", b"/home/user/.pyenv/"), (_HOME + b"/.cache/", b"/home/user/.cache/"), (os.path.dirname(os.path.abspath(__file__)).encode() + b"/", b"/home/user/capAA/scripts/"), (("/" + os.path.abspath(__file__).split("/")[1] + "/").encode(), b"/home/user/top/"), (_HOME + b"/", b"/home/user/")]
 name, pats = sys.argv[1], sys.argv[2:]
 src = os.path.join(os.environ.get("JOBS", "/home/user/capAA/jobs"), name)
 dst = os.path.join(os.environ.get("OUT", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")), name)

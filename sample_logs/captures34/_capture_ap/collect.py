@@ -8,7 +8,7 @@ and the per-job scratch dir /home/user/capAB/jobs/NAME/ (named after the folder 
 import glob, os, sys
 
 _HOME = os.path.expanduser("~").encode()
-HOME_MAP = [(_HOME + b"/.pyenv/", b"/home/user/.pyenv/"), (_HOME + b"/.cache/", b"/home/user/.cache/"), (os.path.dirname(os.path.abspath(__file__)).encode() + b"/", b"/home/user/capAB/scripts/"), (("/" + os.path.abspath(__file__).split("/")[1] + "/").encode(), b"/home/user/work/"), (_HOME + b"/", b"/home/user/")]
+HOME_MAP = [(_HOME + b"/.pyenv/", b"/home/user/.pyenv/"), (_HOME + b"/.cache/", b"/home/user/.cache/"), (os.path.dirname(os.path.abspath(__file__)).encode() + b"/", b"/home/user/capAB/scripts/"), (("/" + os.path.abspath(__file__).split("/")[1] + "/").encode(), b"/home/user/top/"), (_HOME + b"/", b"/home/user/")]
 name, pats = sys.argv[1], sys.argv[2:]
 # the scratch dir is named after the capture folder (whose slug describes the fault): neutralise it to a plain project dir
 HOME_MAP.insert(0, (("/home/user/capAB/jobs/" + name + "/").encode(), b"/home/user/project/"))
