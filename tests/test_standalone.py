@@ -121,6 +121,12 @@ ALLOWED: dict[str, dict[str, str]] = {
     "sample_logs/heldout34/": {
         "/root/": "verbatim pastes from public issue threads, as in public/",
     },
+    "sample_logs/heldout36/": {
+        "/root/": "verbatim pastes from public issue threads, as in public/",
+    },
+    "sample_logs/heldout37/": {
+        "/root/": "verbatim logs committed to public repositories (MLPerf results' container mounts)",
+    },
     "sample_logs/_assemble/assemble.py": {
         "/root/autodl-tmp/": "comment saying how the public Seg-R1 traceback's own paths were "
         "replaced (chenqiu1024/Seg-R1 docs/runtime_error_in_output-20250831.md)",
