@@ -103,7 +103,7 @@ PATTERNS = (
     Pattern(
         "app.run_completed",
         triggers=("Training completed", "Training finished", "training finished", "Training complete",
-                  "training complete", "Training done", "training done", "'train_runtime'", "Trainer.fit` stopped:", " passed", "***** train metrics *****", "inished training",
+                  "training complete", "Training done", "training done", "'train_runtime'", "train/train_runtime", "Trainer.fit` stopped:", " passed", "***** train metrics *****", "inished training",
                   "early stopping", "# Out of bounds values : 0 OK", "cleanly", "successfully", "normally",
                   "final eval", "Final eval", "final val", "Final val", "final test", "Final test",
                   "final metrics", "Final metrics", "final results", "Final results", "SUCCEEDED", "Succeeded",
@@ -113,6 +113,9 @@ PATTERNS = (
         # Trainer's final metrics block, and a test run's summary with nothing failed
         regex=(
             r"(?i)\btraining (?:completed|complete|finished|done)\b|\bfinished training\b|'train_runtime'"
+            # (the Trainer logs train_runtime once train() has returned; W&B's run summary
+            # repeats it as train/train_runtime)
+            r"|\btrain/train_runtime\b"
             r"|^Epoch \d+: early stopping$"
             r"|`Trainer\.fit` stopped: `max_(?:epochs|steps|time)=[^`]*` reached"
             r"|^\*{5} train metrics \*{5}$"
@@ -150,6 +153,7 @@ PATTERNS = (
             "2026-12-05 13:30:31,465 | INFO    | rank 0 | training done",
             "{'train_runtime': 132.4, 'train_samples_per_second': 24.2, 'train_steps_per_second': 3.0, 'train_loss': 1.9, 'epoch': 3.0}",
             "`Trainer.fit` stopped: `max_epochs=3` reached.",
+            "wandb:            train/train_runtime 11434.0771",
             "✓ Test completed successfully",
             "[after training is done] datetime: 2026-04-11 11:16:35 ",
             ':::MLLOG {"namespace": "", "time_ms": 1621236046008, "event_type": "INTERVAL_END", "key": "run_stop", '
@@ -245,9 +249,6 @@ PATTERNS = (
             "iter 40 loss_scale: 65536.0000 lr: 0.0001",
         ),
     ),
-    # a launcher's, an IDE's or a batch system's record that a process exited with status 0
-    # ("torchrun exited with 0", "Process finished with exit code 0", Grid Engine's "job 4711.1
-    # finished: exit_status 0", compose's "trainer-0 exited with code 0"): one process's clean end,
     # A program's word that it went on past the error just above it ("Continuing to launch.",
     # "continuing without tensorboard", "Falling back to sockets"): that error did not stop it
     # (outcome.sql and deviation.sql read it within a few lines below the error)
@@ -268,6 +269,9 @@ PATTERNS = (
             "Epoch 3: continuing training from checkpoint step 1200",
         ),
     ),
+    # a launcher's, an IDE's or a batch system's record that a process exited with status 0
+    # ("torchrun exited with 0", "Process finished with exit code 0", Grid Engine's "job 4711.1
+    # finished: exit_status 0", compose's "trainer-0 exited with code 0"): one process's clean end,
     # a healthy end where nothing failed, but no recovery from another process's failure (the
     # run's own "completed" line is app.run_completed's)
     Pattern(
@@ -287,6 +291,50 @@ PATTERNS = (
             "Process finished with exit code 1",
             "torchrun exited with 0x1 status",
             "srun: error: nid001: task 3: Exited with exit code 137",
+        ),
+    ),
+    # A process, rank or job saying in so many words that it is done ("rank 3 done", "job
+    # finished", "worker 2 (pid 4711) finished OK", a bare "Done!" or "done: 19 steps, acc
+    # 0.91" after the logger's name), IPython's %time report (printed only when the cell
+    # returned: on an exception it shows the traceback instead), a Spark executor's task that
+    # sent its result. Words any script prints at an epoch's or a phase's end too, so these are
+    # a healthy end only where its stream made no progress after them (outcome.sql); the
+    # subject must be the process or the job (not an epoch or a step), and the phrase the end of
+    # the line or a summary's head.
+    Pattern(
+        "app.said_done",
+        triggers=("done", "Done", "DONE", "finished", "Finished", "FINISHED", "completed", "Completed", "complete",
+                  "Complete", "CPU times: user", "result sent to driver"),
+        regex=(
+            r"(?i)\b(?:ranks?|workers?|process(?:es)?|procs?|jobs?|runs?|tasks?|programs?|scripts?|trainers?|all)"
+            r"(?:[ \t#=:]*[\w.-]+)?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]+(?:is[ \t]+|has[ \t]+|have[ \t]+)?"
+            r"(?:done|finished|completed?)(?:[ \t]+(?:ok|successfully|cleanly|normally|without errors?))?[ \t]*[.!]*[ \t]*$"
+            r"|(?:^|\]:?[ \t]+|\b(?:INFO|NOTICE)\b[ \t:|-]+(?:[\w.\[\]-]+[ \t:|-]+)?)(?:all[ \t]+)?(?:done|finished)"
+            r"(?:[ \t]*[.!]+)?[ \t]*(?:$|:[ \t])"
+            r"|^CPU times: user [\d.]+ \w+, sys: "
+            r"|\bFinished task [\d.]+ in stage [\d.]+ \(TID \d+\)\. \d+ bytes result sent to driver"
+        ),
+        level="INFO",
+        examples=(
+            "2026-12-05 10:24:45,561 INFO [dtrain] rank 3 done",
+            "pool-launch[22:12:51] rank 2 (worker pid 19204) finished OK",
+            "pool-launch[22:12:51] job finished",
+            "2026-12-06 22:12:51,415 19202 rank=0 INFO    rc.train done: 19 steps, train acc 0.2544",
+            "Done!",
+            "[rank1]: all done.",
+            "The job has completed successfully",
+            "CPU times: user 3.63 s, sys: 2.04 s, total: 5.68 s",
+            "19/04/05 03:09:29 INFO Executor: Finished task 0.0 in stage 1.0 (TID 1). 1573 bytes result sent to driver",
+        ),
+        near_misses=(
+            "2026-12-06 22:12:51,409 19202 rank=0 INFO    rc.train epoch 0 finished (19 steps)",
+            "Epoch 3 done: loss 0.41",
+            "Loading checkpoint shards: done",
+            "INFO Loading data done",
+            "job finished with errors",
+            "NCCL INFO comm 0x55d0c0a4c4d0 rank 3 nranks 8 cudaDev 3 busId 4f000 - Init COMPLETE",
+            "rank 3 finished epoch 2",
+            "Download finished",
         ),
     ),
     Pattern(

@@ -3752,3 +3752,60 @@ def test_an_error_with_no_word_of_going_on_stays_the_failure(tmp_path):
     console = "Error: site environment script not found at:\nPath : /opt/site/env.pl\nError: No such file or directory\n"
     v = verdict(tmp_path, {"console.log": console})
     assert v.status == "failed"
+
+
+# ---- session 33 ---------------------------------------------------------------------
+# A process or the job saying it is done, in words no completion pattern was written from:
+# a healthy end where its stream made no progress after it, and never an epoch's or a
+# phase's end.
+
+def _steps(rank: int, n: int = 4) -> str:
+    return "".join(f"2025-03-02 09:1{i}:00,000 INFO trainer: [worker {rank}] iteration {i} loss: 0.{9 - i}\n"
+                   for i in range(n))
+
+
+@pytest.mark.parametrize("last", [
+    "2025-03-02 09:20:00,000 INFO trainer: [worker {r}] process {r} is done.",
+    "2025-03-02 09:20:00,000 INFO trainer: worker {r} finished successfully",
+    "2025-03-02 09:20:00,000 INFO trainer: Done!",
+    "2025-03-02 09:20:00,000 INFO trainer: done: 4 iterations, eval acc 0.61",
+])
+def test_each_rank_saying_it_is_done_after_its_last_step_is_a_healthy_end(tmp_path, last):
+    files = {f"rank{r}.log": _steps(r) + last.format(r=r) + "\n" for r in range(3)}
+    v = verdict(tmp_path, files)
+    assert v.status == "healthy"
+
+
+def test_a_launchers_summary_that_every_worker_and_the_job_finished_is_a_healthy_end(tmp_path):
+    summary = "".join(f"launcher[09:20:0{r}] worker {r} (pid {4100 + r}) finished OK\n" for r in range(3))
+    files = {f"rank{r}.log": _steps(r) for r in range(3)}
+    files["launcher.out"] = summary + "launcher[09:20:05] all finished\n"
+    assert verdict(tmp_path, files).status == "healthy"
+
+
+def test_a_phase_said_done_before_more_training_is_no_end(tmp_path):
+    # the snapshot stops mid-run: "done" was the data loading's, training went on after it
+    files = {f"rank{r}.log": "2025-03-02 09:00:00,000 INFO trainer: Done!\n" + _steps(r) for r in range(2)}
+    assert verdict(tmp_path, files).status == "inconclusive"
+
+
+def test_an_epochs_end_as_the_last_line_is_no_end_of_the_run(tmp_path):
+    files = {f"rank{r}.log": _steps(r) + "2025-03-02 09:20:00,000 INFO trainer: epoch 0 finished (4 iterations)\n"
+             for r in range(2)}
+    assert verdict(tmp_path, files).status == "inconclusive"
+
+
+def test_a_rank_done_beside_a_rank_that_raised_is_a_failure(tmp_path):
+    files = {"rank0.log": _steps(0) + "2025-03-02 09:20:00,000 INFO trainer: rank 0 done\n",
+             "rank1.log": _steps(1, 2) + "Traceback (most recent call last):\n  File \"t.py\", line 3, in <module>\n"
+             "    step()\nRuntimeError: shard 7 checksum mismatch\n"}
+    v = verdict(tmp_path, files)
+    assert v.status == "failed"
+    assert v.initiating is not None and v.initiating.rank == 1
+
+
+def test_ipythons_time_report_after_the_last_epoch_is_a_healthy_end(tmp_path):
+    lines = "".join(f"(TrainWorker pid={900 + w}, ip=10.0.0.{w + 2}) epoch {e}: val loss 1.{9 - e}\n"
+                    for e in range(3) for w in range(2))
+    v = verdict(tmp_path, {"cell.log": lines + "CPU times: user 1.2 s, sys: 0.3 s, total: 1.5 s\nWall time: 41.2 s\n"})
+    assert v.status == "healthy"

@@ -17,7 +17,16 @@ FROM events
 WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded', 'c10d.exit_without_destroy',
                'c10d.process_group_shutdown', 'app.exit_status_zero', 'deepspeed.process_exit_success')
    OR (kind = 'deepspeed.launcher_exit' AND attrs['exitcode'] = '0')
-   OR (kind = 'torchrun.elastic_status' AND attrs['state'] = 'SUCCEEDED');
+   OR (kind = 'torchrun.elastic_status' AND attrs['state'] = 'SUCCEEDED')
+-- A process or the job saying it is done (app.said_done: words a script prints at a phase's
+-- end too) is a healthy end only where its stream trained on no further.
+UNION ALL
+SELECT e.file, e.line_no, e.line_end, e.rank, e.node, e.kind, e.ts, e.ts_aligned, e.ts_estimated, e.message
+FROM events e
+WHERE e.kind = 'app.said_done'
+  AND NOT EXISTS (SELECT 1 FROM stream_progress sp
+                  WHERE sp.file = e.file AND sp.rank IS NOT DISTINCT FROM e.rank
+                    AND sp.last_line > coalesce(e.line_end, e.line_no));
 
 -- (per file and the rank it names: a rank-less line is the job's own summary)
 CREATE OR REPLACE TEMP TABLE job_completion AS
