@@ -53,6 +53,24 @@ class Pattern:
             clash = set(re.findall(r"\(\?P?<([A-Za-z_]\w*)>", self.regex)) & RESERVED_GROUPS
             if clash:
                 raise ValueError(f"pattern {self.name}: group names {sorted(clash)} are reserved")
+            if self.regex.startswith("(?i)"):
+                # the regex ignores case, so its triggers must too: "Training Completed" in a
+                # banner is the same news as the "Training completed" the trigger was written from
+                object.__setattr__(self, "triggers", case_variants(self.triggers))
+
+
+def case_variants(triggers: tuple[str, ...]) -> tuple[str, ...]:
+    """Each trigger as written, in lower case, in upper case, capitalised, and with every word
+    capitalised: the spellings a case-blind regex meets in logs (the literal scan has no
+    case-blind mode that costs nothing)."""
+    out: dict[str, None] = {}
+    for t in triggers:
+        for v in (t, t.lower(), t.upper(), t[:1].upper() + t[1:], _WORD_START.sub(lambda m: m.group().upper(), t)):
+            out[v] = None
+    return tuple(out)
+
+
+_WORD_START = re.compile(r"\b[a-z]")
 
 
 # Level words as the sources print them -> the timeline's vocabulary.

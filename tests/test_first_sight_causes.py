@@ -3809,3 +3809,110 @@ def test_ipythons_time_report_after_the_last_epoch_is_a_healthy_end(tmp_path):
                     for e in range(3) for w in range(2))
     v = verdict(tmp_path, {"cell.log": lines + "CPU times: user 1.2 s, sys: 0.3 s, total: 1.5 s\nWall time: 41.2 s\n"})
     assert v.status == "healthy"
+
+
+@pytest.mark.parametrize("banner", ["TRAINING COMPLETE", "Training Completed", "All Runs Finished Successfully"])
+def test_a_completion_banner_in_any_letter_case_is_a_healthy_end(tmp_path, banner):
+    # the completion patterns ignore case, so their literal pre-filter must too
+    steps = "".join(f"Epoch [{e}] | Train Loss: 1.{9 - e} | Acc: {40 + e}.0%\n" for e in range(1, 4))
+    v = verdict(tmp_path, {"slurm.out": steps + "=" * 36 + f"\n{banner}\n" + "=" * 36 + "\n"})
+    assert v.status == "healthy"
+
+
+def test_case_blind_patterns_take_every_usual_spelling_of_their_triggers():
+    from parsers.base import Pattern
+    p = Pattern("test.case", triggers=("training done",), regex=r"(?i)\btraining done\b")
+    assert {"training done", "Training done", "TRAINING DONE", "Training Done"} <= set(p.triggers)
+    strict = Pattern("test.strict", triggers=("training done",), regex=r"\btraining done\b")
+    assert strict.triggers == ("training done",)
+
+
+def _usage_error(prefix: str) -> str:
+    return (f"{prefix}usage: torchrun [-h] [--nnodes NNODES] [--nproc-per-node NPROC_PER_NODE]\n"
+            f"{prefix}torchrun: error: the following arguments are required: training_script, training_script_args\n")
+
+
+@pytest.mark.parametrize("shell_error", [
+    "/var/spool/slurmd/job20417/slurm_script: line 18: WORLD: unbound variable",
+    "./launch_multi.sh: line 9: python -m torch.distributed.run ${NODES*8}: bad substitution",
+])
+def test_the_start_scripts_shell_error_comes_before_what_it_launched_wrongly(tmp_path, shell_error):
+    console = (shell_error + "\n" + _usage_error("0: ") + _usage_error("1: ")
+               + "srun: error: gpu-a17: task 0: Exited with exit code 2\nsrun: error: gpu-a18: task 1: Exited with exit code 2\n")
+    v = verdict(tmp_path, {"slurm-20417.out": console})
+    assert v.status == "failed"
+    assert v.root_cause.rule_id == "shell-script-error" and v.root_cause.category == "config_error"
+    assert v.first_deviating is not None and v.first_deviating.line_no == 1
+
+
+def test_a_login_shells_missing_profile_file_is_no_cause(tmp_path):
+    console = ("/home/u/.bashrc: line 14: /opt/site/modules.sh: No such file or directory\n"
+               + "".join(f"step {i} loss 0.{9 - i}\n" for i in range(5))
+               + "Traceback (most recent call last):\n  File \"fit.py\", line 9, in <module>\n"
+               "    run()\nRuntimeError: CUDA error: an illegal memory access was encountered\n")
+    v = verdict(tmp_path, {"job.out": console})
+    assert v.root_cause is not None and v.root_cause.rule_id != "shell-script-error"
+
+
+def test_a_stop_from_outside_begins_at_the_schedulers_cancel_line(tmp_path):
+    lines = ["0: step 40 loss 2.01", "1: step 40 loss 2.03",
+             "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+             "slurmstepd-gpu-b07: error: *** JOB 88211 ON gpu-b07 CANCELLED AT 2025-11-02T08:15:40 ***",
+             "1: W1102 08:15:40.512000 31877 torch/distributed/elastic/agent/server/api.py:704] Received 15 death "
+             "signal, shutting down workers",
+             "1: W1102 08:15:40.513000 31877 torch/distributed/elastic/multiprocessing/api.py:897] Sending process "
+             "31990 closing signal SIGTERM",
+             "0: slurmstepd-gpu-b07: error: *** STEP 88211.0 ON gpu-b07 CANCELLED AT 2025-11-02T08:15:40 ***"]
+    v = verdict(tmp_path, {"slurm-88211.out": "\n".join(lines) + "\n"})
+    assert v.status == "failed" and v.initiating.kind == "external"
+    assert v.first_deviating is not None and "CANCELLED AT" in v.first_deviating.text and "JOB 88211" in v.first_deviating.text
+
+
+def _failure_table(codes: dict[int, int], first: int) -> str:
+    entry = ("[{i}]:\n  time      : 2025-06-01_12:00:0{s}\n  host      : node-a\n  rank      : {r} (local_rank: {r})\n"
+             "  exitcode  : {c} (pid: {p})\n  error_file: <N/A>\n"
+             "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n")
+    others = [r for r in codes if r != first]
+    return ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n" + "=" * 60 + "\ntrain.py FAILED\n"
+            + "-" * 60 + "\nFailures:\n"
+            + "".join(entry.format(i=i + 1, s=6, r=r, c=codes[r], p=900 + r) for i, r in enumerate(others))
+            + "-" * 60 + "\nRoot Cause (first observed failure):\n"
+            + entry.format(i=0, s=2, r=first, c=codes[first], p=900 + first) + "=" * 60 + "\n")
+
+
+_RANK0_TB = ("".join(f"[rank{r}]: 2025-06-01 11:5{s}:00 INFO step {s} loss 1.{9 - s}\n" for s in range(3) for r in range(4))
+             + "[rank0]: Traceback (most recent call last):\n[rank0]:   File \"/srv/fit.py\", line 77, in <module>\n"
+             "[rank0]:     out = model(**batch)\n[rank0]: KeyError: 'pixel_values'\n")
+
+
+def test_every_rank_exiting_alike_in_the_launchers_table_is_every_ranks_failure(tmp_path):
+    v = verdict(tmp_path, {"console.log": _RANK0_TB + _failure_table({r: 1 for r in range(4)}, first=2)})
+    assert v.status == "failed"
+    assert v.initiating.kind == "all_ranks" and v.initiating.all_ranks
+
+
+def test_peers_the_launcher_killed_leave_the_failure_one_ranks(tmp_path):
+    codes = {0: 1, 1: -15, 2: -15, 3: -15}
+    v = verdict(tmp_path, {"console.log": _RANK0_TB + _failure_table(codes, first=0)})
+    assert v.initiating.kind == "rank" and v.initiating.rank == 0
+
+
+def test_a_rank_that_stopped_early_on_its_own_check_left_its_peers_collectives(tmp_path):
+    def rank_log(r: int, last: str) -> str:
+        steps = "".join(f"2025-04-04 10:0{e}:00,000 INFO fit - rank{r} epoch {e} val loss 0.{70 + r + e}\n"
+                        for e in range(3))
+        return steps + last
+    peer_tb = ("Traceback (most recent call last):\n  File \"/srv/fit.py\", line 51, in <module>\n    loss.backward()\n"
+               "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer "
+               "[10.0.0.{r}]:4{r}11\n")
+    files = {
+        "rank0.log": rank_log(0, peer_tb.format(r=1)),
+        "rank1.log": rank_log(1, "2025-04-04 10:03:00,000 INFO fit - rank1 EarlyStopping: patience exhausted, early stop\n"
+                                 "2025-04-04 10:03:00,001 INFO fit - rank1 training finished\n"),
+        "rank2.log": rank_log(2, peer_tb.format(r=3)),
+    }
+    v = verdict(tmp_path, files)
+    assert v.status == "failed"
+    assert v.initiating.rank == 1
+    assert v.root_cause.category == "collective_mismatch"
+    assert v.first_deviating is not None and "early stop" in v.first_deviating.text

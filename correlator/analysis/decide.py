@@ -429,7 +429,35 @@ def decide(
             **warned, "subject_rank": None,
             "why": "the failure's own lines say nothing of its cause; this warning above it does"})
     _no_later_than_the_first_report(con, verdict, top, root_rows, init_rank)
+    if init_rank is None and top.category == "killed_by_scheduler":
+        _the_schedulers_own_word_first(con, verdict)
     return verdict
+
+
+# a scheduler's own record that it stopped the job (Slurm's `*** JOB N ON host CANCELLED AT ...`,
+# with or without its reason; submitit's timeout and preemption notices)
+SCHEDULER_STOPS = frozenset({"slurm.cancelled", "slurm.submitit_timeout", "slurm.submitit_preempted"})
+
+
+def _the_schedulers_own_word_first(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
+    """A stop from outside began where the scheduler said it stopped the job, not where a
+    launcher said it received the signal: torchrun's "Received 15 death signal" and the
+    workers' SIGTERMs follow the scheduler's cancel line (above them in the same output, or
+    stamped no later than a second after), even where a rule about the signal won."""
+    fd = verdict.first_deviating
+    if fd is None:
+        return
+    said = rows(con, f"""SELECT * FROM events WHERE kind IN ({sql_list(SCHEDULER_STOPS)})
+                         AND ((file = ? AND line_no < ?)
+                              OR (file <> ? AND ts_aligned IS NOT NULL AND ?::TIMESTAMPTZ IS NOT NULL
+                                  AND ts_aligned <= ?::TIMESTAMPTZ + INTERVAL 1 SECOND))
+                         ORDER BY ts_aligned NULLS LAST, file, line_no LIMIT 1""",
+                [fd.file, fd.line_no, fd.file, fd.ts, fd.ts])
+    if said:
+        verdict.first_deviating = _first_deviating(con, {
+            **said[0], "subject_rank": None,
+            "why": "the scheduler's own record that it stopped the job: the signals the launcher and "
+                   "the workers report follow it"})
 
 
 def _odd_values_name_the_mismatched_rank(top: Hyp, odd_lines: Callable[[], dict[int, dict]]) -> bool:

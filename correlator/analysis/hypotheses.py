@@ -312,6 +312,11 @@ def same_error_everywhere(h: Hyp, same: list[dict], known_ranks: list[int], echo
     same = [c for c in same if c["rank"] is not None]
     ranks = {c["rank"] for c in same}
     if not set(known_ranks) <= ranks:
+        if con is not None and (n := _every_rank_exited_on_its_own(con, known_ranks, h.rank)):
+            h.rank = None
+            h.n_ranks_same = n
+            h.notes.append(f"the launcher's failure table lists all {n} ranks exiting with the same error code, "
+                           "none by a signal, and no peer reported waiting: each failed on its own, alike")
         return
     times = [epoch(c["ts_aligned"]) for c in same if c["ts_aligned"] is not None]
     if times and max(times) - min(times) > ALL_RANKS_WINDOW_S:
@@ -319,6 +324,25 @@ def same_error_everywhere(h: Hyp, same: list[dict], known_ranks: list[int], echo
     h.rank = None
     h.n_ranks_same = len(ranks)
     h.notes.append(f"the same error on all {len(ranks)} ranks within {ALL_RANKS_WINDOW_S:.0f} s")
+
+
+def _every_rank_exited_on_its_own(con: duckdb.DuckDBPyConnection, known_ranks: list[int], rank: int) -> int:
+    """The number of ranks torchrun's failure table lists, where it lists every known rank
+    (two or more) as exiting with one and the same positive code: each raised and exited by
+    itself. A rank that only waited on a failed peer is killed by the launcher's SIGTERM
+    (exit code -15) or reports the lost peer, which rules place as an echo; so where no rank
+    but the erring one printed an echo, a failure seen in one rank's traceback (the others'
+    output filtered or lost) is every rank's. 0 where this is not so."""
+    table = con.execute(
+        """SELECT DISTINCT TRY_CAST(attrs['failed_rank'] AS INTEGER), TRY_CAST(attrs['exitcode'] AS INTEGER)
+           FROM events WHERE kind = 'torchrun.failure_entry'""").fetchall()
+    failed = {r for r, _ in table if r is not None}
+    codes = {c for _, c in table}
+    if len(failed) < 2 or not set(known_ranks) <= failed or len(codes) != 1 or not (codes.pop() or 0) > 0:
+        return 0
+    peers_waited = one(con, """SELECT count(*) FROM findings f JOIN events e ON e.file = f.file AND e.line_no = f.line_no
+                               WHERE f.role = 'collateral' AND e.rank IS NOT NULL AND e.rank <> ?""", [rank])[0]
+    return 0 if peers_waited else len(failed)
 
 
 def steps_at(con: duckdb.DuckDBPyConnection, group: list[Hyp]) -> list[int | None]:

@@ -404,6 +404,19 @@ SELECT 'collective_tie',
 FROM first_claim f
 WHERE (SELECT count(*) FROM tie) = 2;
 
+-- early_stops: a rank's "early stopping" line a few lines above its own completion line. Each
+-- rank ran the check on its own numbers (its shard's validation loss) and left the run on its
+-- own decision; where its peers then waited for it (odd_one_out, awaited_rank_finished) the
+-- ranks did not agree when to stop: it left the collectives they went on to
+-- (collective_mismatch, not a short shard), and the early-stopping line is where it began.
+CREATE OR REPLACE TEMP TABLE early_stops AS
+SELECT c.rank, arg_min({'file': e.file, 'line_no': e.line_no, 'line_end': e.line_end, 'node': e.node,
+                        'ts': e.ts_aligned}, e.line_no) AS k
+FROM (SELECT file, rank, line_no FROM events WHERE kind = 'app.run_completed' AND rank IS NOT NULL) c
+JOIN events e ON e.file = c.file AND e.rank = c.rank AND e.line_no BETWEEN c.line_no - 3 AND c.line_no
+WHERE regexp_matches(e.message, '(?i)\bearly[ _-]?stop')
+GROUP BY c.rank;
+
 -- odd_one_out: every known rank but one reports an echo of its own (a timeout, a
 -- closed or reset connection, a store wait) and that one reports none: it is the
 -- rank the others were waiting for, whatever it was doing meanwhile (stalled
@@ -449,10 +462,12 @@ crashed AS (
       AND coalesce(attrs['signal_name'], '') <> 'SIGKILL'
 ),
 picked AS (
-    SELECT o.rank, coalesce(f.k, l.k) AS k, f.rank IS NOT NULL AS finished,
+    SELECT o.rank, coalesce(CASE WHEN f.rank IS NOT NULL THEN x.k END, f.k, l.k) AS k, f.rank IS NOT NULL AS finished,
+           f.rank IS NOT NULL AND x.rank IS NOT NULL AS stopped_early,
            l.k IS NULL AND f.k IS NULL AS wordless, o.rank IN (SELECT rank FROM crashed) AS crashed
     FROM odd o
     LEFT JOIN finished f ON f.rank = o.rank LEFT JOIN last_own l ON l.rank = o.rank
+    LEFT JOIN early_stops x ON x.rank = o.rank
 ),
 -- the peers lost their connection to it (no wait ran out): it died, and without a word
 lost_peer AS (
@@ -461,6 +476,7 @@ lost_peer AS (
 )
 SELECT 'odd_one_out',
        CASE WHEN (SELECT category FROM wait_kind) = 'rendezvous' THEN 'rendezvous'
+            WHEN p.stopped_early THEN 'collective_mismatch'
             WHEN p.finished THEN 'data_error'
             WHEN p.crashed THEN 'other'
             WHEN (SELECT yes FROM lost_peer) THEN 'oom' ELSE 'nccl_timeout_hang' END,
@@ -468,7 +484,9 @@ SELECT 'odd_one_out',
        (SELECT min(t.message) FROM timeline_raw t WHERE t.file = p.k.file AND t.line_no = p.k.line_no),
        p.k.ts, 0.85,
        (SELECT count(*) FROM echoing) || ' other rank(s) report echoes (timeouts, lost peers) and it reports none; '
-       || CASE WHEN p.finished THEN 'it finished while they still waited in a collective: its share of the data was shorter'
+       || CASE WHEN p.stopped_early THEN 'it stopped early on its own check while they went on to the next collective: '
+                    || 'the ranks did not agree when to stop'
+               WHEN p.finished THEN 'it finished while they still waited in a collective: its share of the data was shorter'
                WHEN p.crashed THEN 'its own stream reports a fatal signal (a segfault, a bus error): it crashed in native code'
                WHEN (SELECT yes FROM lost_peer) THEN 'they lost their connection to it and it printed no error: it died '
                     || 'without a word, the signature of a SIGKILL (the OOM killer, most often; check dmesg)'
@@ -612,6 +630,7 @@ WHERE (SELECT count(*) FROM quiet) = 1 AND (SELECT count(*) FROM echoing) >= 1;
 -- awaited_rank_finished: a rank the others waited for said it had finished (a
 -- clean early end) before they gave up: its share of the work was shorter (a short
 -- shard: data_error), or, when they waited for it at the store, it never joined.
+-- Where it stopped early on its own check (early_stops), the ranks disagreed on when to stop.
 INSERT INTO inferred
 WITH done AS (
     SELECT rank, arg_min({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned},
@@ -622,15 +641,22 @@ WITH done AS (
            OR ts_aligned <= (SELECT min(ts_aligned) FROM waits) + INTERVAL 2 SECOND)
     GROUP BY rank
 ),
+pick AS (
+    SELECT d.rank, coalesce(x.k, d.k) AS k, x.rank IS NOT NULL AS stopped_early
+    FROM done d LEFT JOIN early_stops x ON x.rank = d.rank
+),
 said AS (
     SELECT t.file, t.line_no, min(t.message) AS message
-    FROM done d JOIN timeline_raw t ON t.file = d.k.file AND t.line_no = d.k.line_no GROUP BY ALL
+    FROM pick d JOIN timeline_raw t ON t.file = d.k.file AND t.line_no = d.k.line_no GROUP BY ALL
 )
 SELECT 'awaited_rank_finished',
-       CASE WHEN (SELECT category FROM wait_kind) = 'rendezvous' THEN 'rendezvous' ELSE 'data_error' END,
+       CASE WHEN (SELECT category FROM wait_kind) = 'rendezvous' THEN 'rendezvous'
+            WHEN d.stopped_early THEN 'collective_mismatch' ELSE 'data_error' END,
        d.rank, d.k.node, d.k.file, d.k.line_no, d.k.line_end, m.message, d.k.ts, 0.95,
-       'the others waited for it, and it had said it finished: its share of the work ended early'
-FROM done d LEFT JOIN said m ON m.file = d.k.file AND m.line_no = d.k.line_no;
+       CASE WHEN d.stopped_early
+            THEN 'the others waited for it, and it had stopped early on its own check: the ranks did not agree when to stop'
+            ELSE 'the others waited for it, and it had said it finished: its share of the work ended early' END
+FROM pick d LEFT JOIN said m ON m.file = d.k.file AND m.line_no = d.k.line_no;
 
 -- quiet_rank_own_error: the rank the others waited for (the one they name, the
 -- one silent or odd one out among them) printed an error of its own before their
