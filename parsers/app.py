@@ -35,9 +35,13 @@ PATTERNS = (
         triggers=("loss",),
         regex=(
             r"(?i)\b(?:step|iter(?:ation)?|it)\b\s*[=:]?\s*(?P<step>\d+)"
-            r"(?:/(?P<total>\d+))?[^\n]*?\bloss\b\s*[=:]?\s*(?P<loss>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?))"
+            # (the loss may be named by its part, "Loss mse: 0.015"; not the fp16 "loss scale")
+            r"(?:/(?P<total>\d+))?[^\n]*?\bloss\b(?:[ _](?:[a-rt-z]|s[a-bd-z0-9_])\w*)?\s*[=:]?\s*"
+            r"(?P<loss>[-+]?(?:nan|inf|\d+(?:\.\d+)?(?:e[-+]?\d+)?))"
         ),
-        examples=("2024-05-01 12:00:00,123 - INFO - __main__ - step 120 loss 2.345 lr 1e-4",),
+        examples=("2024-05-01 12:00:00,123 - INFO - __main__ - step 120 loss 2.345 lr 1e-4",
+                  "[2025-10-25 22:00:22] (step=0000059) Train Loss mse: 0.0145, Train Loss ce: 0.0566, Train Steps/Sec: 0.03,"),
+        near_misses=("iteration 40 | loss scale: 65536.0 | grad norm: 1.2",),
     ),
     # TensorFlow Estimator's (and tf.compat.v1 MonitoredSession's) step record, the loss first:
     # "INFO:tensorflow:loss = 0.6, step = 200 (13.221 sec)"
@@ -304,13 +308,15 @@ PATTERNS = (
     Pattern(
         "app.said_done",
         triggers=("done", "Done", "DONE", "finished", "Finished", "FINISHED", "completed", "Completed", "complete",
-                  "Complete", "CPU times: user", "result sent to driver"),
+                  "Complete", "CPU times: user", "result sent to driver", "status=", "status: ", "status = "),
         regex=(
             r"(?i)\b(?:ranks?|workers?|process(?:es)?|procs?|jobs?|runs?|tasks?|programs?|scripts?|trainers?|all)"
             r"(?:[ \t#=:]*[\w.-]+)?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]+(?:is[ \t]+|has[ \t]+|have[ \t]+)?"
             r"(?:done|finished|completed?)(?:[ \t]+(?:ok|successfully|cleanly|normally|without errors?))?[ \t]*[.!]*[ \t]*$"
             r"|(?:^|\]:?[ \t]+|\b(?:INFO|NOTICE)\b[ \t:|-]+(?:[\w.\[\]-]+[ \t:|-]+)?)(?:all[ \t]+)?(?:done|finished)"
             r"(?:[ \t]*[.!]+)?[ \t]*(?:$|:[ \t])"
+            # a check's closing verdict on itself (`operations=9 status=PASS`, `status: SUCCESS`)
+            r"|\bstatus[ \t]*[:=][ \t]*(?:pass(?:ed)?|success(?:ful)?|succeeded|ok)[ \t]*[.!]?[ \t]*$"
             r"|^CPU times: user [\d.]+ \w+, sys: "
             r"|\bFinished task [\d.]+ in stage [\d.]+ \(TID \d+\)\. \d+ bytes result sent to driver"
         ),
@@ -324,6 +330,7 @@ PATTERNS = (
             "[rank1]: all done.",
             "The job has completed successfully",
             "CPU times: user 3.63 s, sys: 2.04 s, total: 5.68 s",
+            "rank=0 operations=9 status=PASS",
             "19/04/05 03:09:29 INFO Executor: Finished task 0.0 in stage 1.0 (TID 1). 1573 bytes result sent to driver",
         ),
         near_misses=(
@@ -335,6 +342,8 @@ PATTERNS = (
             "NCCL INFO comm 0x55d0c0a4c4d0 rank 3 nranks 8 cudaDev 3 busId 4f000 - Init COMPLETE",
             "rank 3 finished epoch 2",
             "Download finished",
+            "rank=0 operation=7 count=1048576 expected=17 result=PASS",
+            "health check status: OK, retrying the failed shard",
         ),
     ),
     Pattern(

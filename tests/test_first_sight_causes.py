@@ -3916,3 +3916,48 @@ def test_a_rank_that_stopped_early_on_its_own_check_left_its_peers_collectives(t
     assert v.initiating.rank == 1
     assert v.root_cause.category == "collective_mismatch"
     assert v.first_deviating is not None and "early stop" in v.first_deviating.text
+
+
+def test_a_checks_closing_status_pass_on_each_rank_is_a_healthy_end(tmp_path):
+    def rank_log(r: int) -> str:
+        ops = "".join(f"rank={r} op={i} bytes=8388608 check=ok\n" for i in range(5))
+        return ops + f"[host-{r}] all_gather verification done, status: SUCCESS\n"
+    assert verdict(tmp_path, {f"rank{r}.log": rank_log(r) for r in range(2)}).status == "healthy"
+
+
+def test_warnings_beside_a_bar_far_short_of_its_total_are_no_healthy_end(tmp_path):
+    lines = ["/opt/env/lib/python3.12/site-packages/pynvml/__init__.py:5: FutureWarning: pynvml is deprecated",
+             "(Driver pid=811) Rollout Progress:  31%|███       | 402/1300 [05:12:40<11:40:01, 46.80s/it]",
+             "(Driver pid=811) Rollout Progress:  31%|███       | 403/1300 [05:13:27<11:39:14, 46.81s/it]",
+             "(Worker pid=812) WARNING:2026-01-02 03:04:05,000:Retrying in 2s [Retry 1/5]."]
+    v = verdict(tmp_path, {"driver.log": "\n".join(lines) + "\n"})
+    assert v.status == "inconclusive"
+
+
+def test_a_paste_of_warnings_alone_still_says_nothing_failed(tmp_path):
+    lines = ["/opt/env/lib/python3.12/site-packages/pynvml/__init__.py:5: FutureWarning: pynvml is deprecated",
+             "UserWarning: TypedStorage is deprecated. It will be removed in the future"]
+    assert verdict(tmp_path, {"warn.log": "\n".join(lines) + "\n"}).status == "healthy"
+
+
+def test_a_job_of_world_size_one_names_its_only_process(tmp_path):
+    out = "[2026-02-02 10:00:00] world_size: 1\n[2026-02-02 10:00:01] building model\n"
+    err = ("Traceback (most recent call last):\n  File \"/srv/sft.py\", line 40, in <module>\n    trainer.train()\n"
+           "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of "
+           "79.15 GiB of which 1.02 GiB is free.\n")
+    v = verdict(tmp_path, {"job.out": out, "job.err": err})
+    assert v.root_cause.category == "oom"
+    assert v.initiating.kind == "rank" and v.initiating.rank == 0
+
+
+def test_a_rank_error_below_the_consoles_training_steps_is_not_before_training(tmp_path):
+    # the rank's own stamped lines stopped at start-up; its traceback, with no stamp of its own,
+    # comes after the job's step records in the shared console
+    lines = [f"[rank{r}]:[2025-05-05 08:00:0{r}] building the dataset" for r in range(4)]
+    lines += [f"[2025-05-05 09:{m:02d}:00] (step={m:07d}) Train Loss ce: 0.{40 + m}, Steps/Sec: 0.03" for m in range(1, 9)]
+    lines += ["[rank2]: Traceback (most recent call last):", '[rank2]:   File "/srv/train.py", line 600, in main',
+              "[rank2]:     assert batch_has_text", "[rank2]: AssertionError"]
+    v = verdict(tmp_path, {"run.err": "\n".join(lines) + "\n"})
+    assert v.status == "failed"
+    assert v.initiating.kind == "rank" and v.initiating.rank == 2
+    assert v.root_cause.category != "config_error"

@@ -307,6 +307,7 @@ def decide(
         stopped_rank_printed_it(con, top, hyps)
         group_rank_names_rank(con, top)
         renamed_by_odd_values = _odd_values_name_the_mismatched_rank(top, odd_lines_once)
+        _the_only_process(con, top, known_ranks)
     witness_only = False
     late = None
     if (top.category == "rendezvous" and top.rank is None and top.rule is not None and not known_ranks
@@ -458,6 +459,19 @@ def _the_schedulers_own_word_first(con: duckdb.DuckDBPyConnection, verdict: Verd
             **said[0], "subject_rank": None,
             "why": "the scheduler's own record that it stopped the job: the signals the launcher and "
                    "the workers report follow it"})
+
+
+def _the_only_process(con: duckdb.DuckDBPyConnection, top: Hyp, known_ranks: list[int]) -> None:
+    """A line no prefix places, in a job of one process (its world size stated as 1, no
+    rank but 0 named anywhere), is that process's: rank 0 (a script run without a
+    launcher, DataParallel over the node's GPUs, a single-process debug run)."""
+    if top.rank is not None or top.node is not None or any(r != 0 for r in known_ranks):
+        return
+    sizes = con.execute("SELECT max(world_size), min(world_size) FROM files WHERE world_size IS NOT NULL").fetchone()
+    if sizes is None or sizes[0] != 1 or sizes[1] != 1:
+        return
+    top.rank = 0
+    top.notes.append("the job states a world size of 1: its one process, rank 0, printed every line")
 
 
 def _odd_values_name_the_mismatched_rank(top: Hyp, odd_lines: Callable[[], dict[int, dict]]) -> bool:
@@ -1201,9 +1215,23 @@ def _survived_anomalies(con: duckdb.DuckDBPyConnection) -> str | None:
         return None  # every counted stream stopped inside its loop: the logs end mid-run, not at its end
     if trained_after and not stopped_at:  # no stream's progress stopped at its anomaly
         return f"{n_any} warning(s) or survived error(s), and it trained on after them"
-    if not any_progress and n_warn == n_any:
+    if not any_progress and n_warn == n_any and not _last_bar_short_of_its_total(con):
         return f"the logs hold {n_warn} warning(s) and no error: nothing says the run failed"
     return None
+
+
+def _last_bar_short_of_its_total(con: duckdb.DuckDBPyConnection) -> bool:
+    """A progress bar that moved (drawn at two positions or more) and whose last drawing in
+    its stream stands short of its total (`198/1450`, `199/1450`): the logs are of a run
+    still inside its loop, however few drawings there are, so warnings without an error say
+    nothing of how it ended. (A bar drawn once, at 0% or at an evaluation's 18%, says less.)"""
+    return bool(one(con, """
+        SELECT count(*) FROM (
+            SELECT arg_max(TRY_CAST(attrs['done'] AS BIGINT) < TRY_CAST(attrs['total'] AS BIGINT),
+                           (coalesce(ts_aligned, TIMESTAMPTZ '1970-01-01'), line_no)) AS short,
+                   count(DISTINCT attrs['done']) AS positions
+            FROM events WHERE kind = 'app.progress_bar' GROUP BY file, rank, stream_node(rank, node))
+        WHERE short AND positions >= 2""", [])[0])
 
 
 def separate_jobs(con: duckdb.DuckDBPyConnection) -> list[str]:

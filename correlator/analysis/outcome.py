@@ -30,10 +30,12 @@ def phase_of(con: duckdb.DuckDBPyConnection, ts: datetime | None, file: str | No
     in its file when it has no stamp), ``during_training`` when some does, None when
     the logs show no training progress at all (unless it came within ``STARTUP_S`` of the
     job's first line: a start-up error)."""
+    if _progress_above(con, file, line_no, set_up_bars=False):
+        # (a training record above it in its own file: training had begun, whatever an
+        # inherited stamp says, which for a line of no stamp is only its process's last one)
+        return "during_training"
     first = con.execute("SELECT min(first) FROM last_progress").fetchone()[0]
     any_progress = con.execute("SELECT count(*) FROM stream_progress").fetchone()[0]
-    if first is None and not any_progress and _progress_above(con, file, line_no, set_up_bars=False):
-        return "during_training"  # a bar's position the only sign of steps (a console's tqdm)
     if first is None and not any_progress:
         # no step was ever logged: an error within a start-up's time of the job's
         # first line was raised at start-up (a check every rank runs); later, or
