@@ -3961,3 +3961,22 @@ def test_a_rank_error_below_the_consoles_training_steps_is_not_before_training(t
     assert v.status == "failed"
     assert v.initiating.kind == "rank" and v.initiating.rank == 2
     assert v.root_cause.category != "config_error"
+
+
+def test_a_killed_rank_began_where_its_values_left_its_peers(tmp_path):
+    # the kernel's OOM killer leaves nothing in the rank's own output: the launcher reports the
+    # death, and the rank's earlier line whose number differs from every peer's (its shard's rows;
+    # the shard names carry each rank's own zero-padded number) is where it began to differ
+    lines = [f"[default{r}]:2026-01-09 10:00:0{r},100 INFO [rank{r}] fit: initialized process group: rank {r}/3"
+             for r in range(3)]
+    lines += [f"[default{r}]:2026-01-09 10:00:0{r},200 INFO [rank{r}] fit: part_{r:04d}.arrow: "
+              f"{24000 if r == 1 else 600} rows x 8 features" for r in range(3)]
+    lines += [f"[default{r}]:2026-01-09 10:00:1{r},000 INFO [rank{r}] fit: epoch 0 step 1 loss 0.9{r}"
+              for r in (0, 2)]
+    lines += [f"[default{r}]:[rank{r}]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] "
+              f"Connection closed by peer [127.0.0.1]:4{r}001" for r in (0, 2)]
+    lines += ["E0109 10:00:15.593000 4242 torch/distributed/elastic/multiprocessing/api.py:1002] failed "
+              "(exitcode: -9) local_rank: 1 (pid: 4301) of binary: /opt/venv/bin/python"]
+    v = verdict(tmp_path, {"console.log": "\n".join(lines) + "\n"})
+    assert v.status == "failed" and v.initiating.rank == 1
+    assert v.first_deviating is not None and "part_0001.arrow: 24000 rows" in v.first_deviating.text

@@ -410,11 +410,14 @@ def decide(
             verdict.first_deviating = _first_deviating(con, odd)
     fd = verdict.first_deviating
     if init_rank is not None and fd is not None and (
-            renamed_by_odd_values or (fd.rank is not None and fd.rank != init_rank)):
-        # what is cited is not the culprit's own (a peer's report of the mismatch, an echo):
-        # a line the culprit printed with other values than every peer, before it, is where
-        # it began to differ. (Its own error line stays its deviation: an INFO line is no
-        # warning.)
+            renamed_by_odd_values or (fd.rank is not None and fd.rank != init_rank)
+            or _launchers_report_of_a_death(con, fd)
+            or ((printer := _printer_of(con, fd)) is not None and printer != init_rank)):
+        # what is cited is not the culprit's own (a peer's report of the mismatch or about it, an
+        # echo, the launcher's report of its death: a process the kernel killed prints nothing): a
+        # line the culprit printed with other values than every peer, before it, is where it
+        # began to differ (its shard of 16000 rows where each peer's has 512). (Its own error
+        # line stays its deviation: an INFO line is no warning.)
         odd = odd_lines_once().get(init_rank)
         # (in another file, a line with no stamp of its own is not known to come first)
         if odd is not None and (_before(odd, fd) or (odd["file"] != fd.file and (fd.ts is None or fd.ts_estimated))):
@@ -735,6 +738,14 @@ def _pick_first_deviating(candidates: list[dict], top: Hyp, init_rank: int | Non
 
 
 _EVIDENCE_RANK = object()  # the evidence's own rank
+
+
+def _launchers_report_of_a_death(con: duckdb.DuckDBPyConnection, ev: Evidence) -> bool:
+    """The line is a launcher's record that a worker failed (torchrun's `failed (exitcode: -9)`,
+    mpirun's, the DeepSpeed launcher's), not anything the worker printed itself."""
+    kinds = con.execute("SELECT list(DISTINCT kind) FROM events WHERE file = ? AND line_no = ?",
+                        [ev.file, ev.line_no]).fetchone()[0] or []
+    return any(k in LAUNCHER_SAW_A_FAILURE for k in kinds)
 
 
 def _printer_of(con: duckdb.DuckDBPyConnection, ev: Evidence) -> int | None:

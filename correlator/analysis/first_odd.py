@@ -113,12 +113,13 @@ def _one_odd(texts: dict[int, str]) -> int | None:
 def _odd_rank(messages: dict[int, str]) -> int | None:
     """The odd rank among these ranks' messages of one place, their stamps and pids aside.
     A number that is each rank's own in the same place on every rank ("rank 2",
-    "ckpt/rank2.pt") is the same text: it names the rank, it is no difference."""
+    "ckpt/rank2.pt", "shard_02.npz") is the same text: it names the rank, it is no difference."""
     plain = {r: _WHEN_AND_WHO.sub("<t>", m) for r, m in messages.items()}
     tokens = {r: re.split(r"(\d+)", t) for r, t in plain.items()}
     if len({len(t) for t in tokens.values()}) == 1:
         width = len(next(iter(tokens.values())))
-        own = [i for i in range(1, width, 2) if all(t[i] == str(r) for r, t in tokens.items())]
+        # (zero-padded too: "shard_03", "rank_0003" name rank 3)
+        own = [i for i in range(1, width, 2) if all(int(t[i]) == r for r, t in tokens.items())]
         for t in tokens.values():
             for i in own:
                 t[i] = "<rank>"
