@@ -308,13 +308,15 @@ PATTERNS = (
     Pattern(
         "app.said_done",
         triggers=("done", "Done", "DONE", "finished", "Finished", "FINISHED", "completed", "Completed", "complete",
-                  "Complete", "CPU times: user", "result sent to driver", "status=", "status: ", "status = "),
+                  "Complete", "CPU times: user", "result sent to driver", "status=", "status: ", "status = ", "cleanly", "gracefully"),
         regex=(
             r"(?i)\b(?:ranks?|workers?|process(?:es)?|procs?|jobs?|runs?|tasks?|programs?|scripts?|trainers?|all)"
             r"(?:[ \t#=:]*[\w.-]+)?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]+(?:is[ \t]+|has[ \t]+|have[ \t]+)?"
             r"(?:done|finished|completed?)(?:[ \t]+(?:ok|successfully|cleanly|normally|without errors?))?[ \t]*[.!]*[ \t]*$"
             r"|(?:^|\]:?[ \t]+|\b(?:INFO|NOTICE)\b[ \t:|-]+(?:[\w.\[\]-]+[ \t:|-]+)?)(?:all[ \t]+)?(?:done|finished)"
-            r"(?:[ \t]*[.!]+)?[ \t]*(?:$|:[ \t])"
+            r"(?:[.!]+(?:[ \t]|$)|[ \t]*(?:$|:[ \t]))"
+            # a process's word that it stops of its own accord ("Stopping cleanly.")
+            r"|\b(?:stopping|stopped|exiting|finishing)[ \t]+(?:cleanly|gracefully|normally)\b"
             # a check's closing verdict on itself (`operations=9 status=PASS`, `status: SUCCESS`)
             r"|\bstatus[ \t]*[:=][ \t]*(?:pass(?:ed)?|success(?:ful)?|succeeded|ok)[ \t]*[.!]?[ \t]*$"
             r"|^CPU times: user [\d.]+ \w+, sys: "
@@ -331,6 +333,8 @@ PATTERNS = (
             "The job has completed successfully",
             "CPU times: user 3.63 s, sys: 2.04 s, total: 5.68 s",
             "rank=0 operations=9 status=PASS",
+            "Done. Rank 1 wrote 101 new shards (103424 samples total for phase 1).",
+            "Disk cap reached (75.0 GB). Stopping cleanly.",
             "19/04/05 03:09:29 INFO Executor: Finished task 0.0 in stage 1.0 (TID 1). 1573 bytes result sent to driver",
         ),
         near_misses=(
