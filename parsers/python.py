@@ -37,7 +37,10 @@ PATTERNS = (
         triggers=("Traceback (most recent call last):", 'File "', "Error: ", "Exception: ", "Error:\n"),
         regex=(
             # (a log record's line may come first: logger.exception's, above a header or a frame)
-            r'(?s)^(?:(?:.*Traceback \(most recent call last\):|(?:[^\n]*\n){0,3}?\s*File "[^\n]*", line \d+).*\n)?'
+            # (torch.distributed.checkpoint relays a failed rank's traceback under a header that
+            # names it: "Traceback (most recent call last): (RANK 3)", printed by every rank)
+            r'(?s)^(?:(?:.*Traceback \(most recent call last\):(?: \(RANK (?P<relayed_rank>\d+)\))?'
+            r'|(?:[^\n]*\n){0,3}?\s*File "[^\n]*", line \d+).*\n)?'
             # the message may go on over indented lines (a wrapped paste, pydantic's field list);
             # one that is empty or ends in ":" goes on below, unindented, for a few lines
             # (fold.py's message_below: "AssertionError:" then the driver's complaint)

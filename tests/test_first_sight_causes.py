@@ -3980,3 +3980,37 @@ def test_a_killed_rank_began_where_its_values_left_its_peers(tmp_path):
     v = verdict(tmp_path, {"console.log": "\n".join(lines) + "\n"})
     assert v.status == "failed" and v.initiating.rank == 1
     assert v.first_deviating is not None and "part_0001.arrow: 24000 rows" in v.first_deviating.text
+
+
+def test_a_bare_stopiteration_ends_its_ranks_traceback(tmp_path):
+    # Python's exceptions not named ...Error (StopIteration from an exhausted iterator) close
+    # their traceback like any other; the rank that raised it is the one its peers lost
+    steps = "".join(f"2026-03-03 09:00:0{i} INFO fit [r0] step {i * 10}/90 loss 0.{8 - i}\n" for i in range(4))
+    culprit = ("[rank2]: Traceback (most recent call last):\n[rank2]:   File \"/srv/fit.py\", line 71, in <module>\n"
+               "[rank2]:     batch = next(loader_it)\n[rank2]:             ^^^^^^^^^^^^^^^\n[rank2]: StopIteration\n")
+    peers = "".join(
+        f"[rank{r}]: Traceback (most recent call last):\n[rank{r}]:   File \"/srv/fit.py\", line 74, in <module>\n"
+        f"[rank{r}]:     loss.backward()\n[rank{r}]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/"
+        f"pair.cc:553] Connection closed by peer [127.0.0.1]:5100{r}\n" for r in (0, 1))
+    v = verdict(tmp_path, {"console.log": steps + culprit + peers})
+    assert v.status == "failed"
+    assert v.initiating.kind == "rank" and v.initiating.rank == 2
+
+
+def test_a_checkpoint_failure_every_rank_relays_is_the_rank_the_exception_names(tmp_path):
+    # torch.distributed.checkpoint re-raises one rank's error on every rank, under a header that
+    # names the rank it came from
+    def rank_log(r: int) -> str:
+        return (f"[rank{r}]: Traceback (most recent call last):\n"
+                f"[rank{r}]:   File \"/srv/train.py\", line 300, in <module>\n[rank{r}]:     dcp.save(state, checkpoint_id=ckpt)\n"
+                f"[rank{r}]: torch.distributed.checkpoint.api.CheckpointException: CheckpointException ranks:dict_keys([1])\n"
+                f"[rank{r}]: Traceback (most recent call last): (RANK 1)\n"
+                f"[rank{r}]:   File \"/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint/utils.py\", "
+                f"line 241, in all_reduce\n[rank{r}]:     local_data = map_fun()\n"
+                f"[rank{r}]: RuntimeError: [enforce fail at inline_container.cc:603] . PytorchStreamWriter failed "
+                f"writing file data/7: file write failed\n")
+    steps = "".join(f"[rank{r}]: step {s} loss 0.{9 - s}\n" for s in range(3) for r in range(3))
+    v = verdict(tmp_path, {"console.log": steps + "".join(rank_log(r) for r in range(3))})
+    assert v.status == "failed"
+    assert v.root_cause.category == "storage_io"
+    assert v.initiating.kind == "rank" and v.initiating.rank == 1

@@ -468,7 +468,8 @@ def blamed_rank_sql(rule: Rule, alias: str = "e") -> str:
     expression is then an ``unnest`` that yields one row per rank (or one NULL).
     """
     if rule.blames == "rank":
-        return f"{alias}.rank"
+        # (a traceback another rank relayed, torch.distributed.checkpoint's "(RANK 3)", is that rank's)
+        return f"coalesce(TRY_CAST({alias}.attrs['relayed_rank'] AS INTEGER), {alias}.rank)"
     if rule.blames.startswith("node:"):
         return "NULL::INTEGER"
     key = rule.blames.split(":", 1)[1]

@@ -82,8 +82,11 @@ _CHAIN_MARKERS = (
 # CHILD_REPORT's groups: the spawn index, the Ray rank(s); ingest reads the rank from them.
 _RAY_WORKER_HEADER = r"^\[Rank (\d+(?:,\d+)*) Error Snippet\]:$"
 CHILD_REPORT = r"^-- Process (\d+) terminated with the following error:$|" + _RAY_WORKER_HEADER
-# "ValueError: x", "torch.OutOfMemoryError: CUDA out of memory", "KeyboardInterrupt"
-_EXCEPTION_LINE = r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure|error)\b(?::|$)|^[A-Za-z_][\w.]*: "
+# "ValueError: x", "torch.OutOfMemoryError: CUDA out of memory", "KeyboardInterrupt", and
+# Python's built-in exceptions named otherwise ("StopIteration" from an exhausted iterator,
+# "ExceptionGroup: ...")
+_EXCEPTION_LINE = (r"^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure|error|Iteration|Group)\b(?::|$)"
+                   r"|^[A-Za-z_][\w.]*: ")
 
 # An exception whose message begins with a newline ("raise ValueError('\\nYou selected ...')")
 # prints its type alone; the message is the next line, unindented.
@@ -160,7 +163,9 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         t.str.contains(_FRAME_LINE).alias("frame"),
         t.str.contains(r"^\s*[\^~]{3,}\s*$").alias("caret"),
         t.str.contains(_RECORD_FRAME).alias("record_frame"),
-        t.str.contains(r":\s*$").alias("opens"),
+        # (torch.distributed.checkpoint's CheckpointException relays each failed rank's
+        # traceback under "Traceback (most recent call last): (RANK 3)": a header too)
+        t.str.contains(r":\s*$|^Traceback \(most recent call last\): \(RANK \d+\)\s*$").alias("opens"),
         t.str.contains(r"\d+%\|").alias("bar"),
         t.str.contains(_EXCEPTION_FIELD).alias("exc_field"),
         t.str.contains(r"^Last error:\s*$").alias("last_error"),
