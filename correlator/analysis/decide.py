@@ -470,7 +470,7 @@ def _the_only_process(con: duckdb.DuckDBPyConnection, top: Hyp, known_ranks: lis
     launcher, DataParallel over the node's GPUs, a single-process debug run)."""
     if top.rank is not None or top.node is not None or any(r != 0 for r in known_ranks):
         return
-    sizes = con.execute("SELECT max(world_size), min(world_size) FROM files WHERE world_size IS NOT NULL").fetchone()
+    sizes = one(con, "SELECT max(world_size), min(world_size) FROM files WHERE world_size IS NOT NULL", [])
     if sizes is None or sizes[0] != 1 or sizes[1] != 1:
         return
     top.rank = 0
@@ -743,15 +743,14 @@ _EVIDENCE_RANK = object()  # the evidence's own rank
 def _launchers_report_of_a_death(con: duckdb.DuckDBPyConnection, ev: Evidence) -> bool:
     """The line is a launcher's record that a worker failed (torchrun's `failed (exitcode: -9)`,
     mpirun's, the DeepSpeed launcher's), not anything the worker printed itself."""
-    kinds = con.execute("SELECT list(DISTINCT kind) FROM events WHERE file = ? AND line_no = ?",
-                        [ev.file, ev.line_no]).fetchone()[0] or []
+    kinds = one(con, "SELECT list(DISTINCT kind) FROM events WHERE file = ? AND line_no = ?",
+                [ev.file, ev.line_no])[0] or []
     return any(k in LAUNCHER_SAW_A_FAILURE for k in kinds)
 
 
 def _printer_of(con: duckdb.DuckDBPyConnection, ev: Evidence) -> int | None:
     """The rank that printed an evidence line (not the rank it blames)."""
-    return con.execute("SELECT any_value(rank) FROM events WHERE file = ? AND line_no = ?",
-                       [ev.file, ev.line_no]).fetchone()[0]
+    return one(con, "SELECT any_value(rank) FROM events WHERE file = ? AND line_no = ?", [ev.file, ev.line_no])[0]
 
 
 def _evidence_as_first_deviating(con: duckdb.DuckDBPyConnection, top: Hyp, all_ranks: bool,

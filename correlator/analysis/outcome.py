@@ -15,7 +15,7 @@ from datetime import datetime
 import duckdb
 
 from correlator.analysis.classifier import Phase
-from correlator.analysis.evidence import sql_file
+from correlator.analysis.evidence import one, sql_file
 from correlator.timeline.kinds import TRAINING_RECORDS, sql_list
 
 STARTUP_S = 60.0  # with no step logged, an error this soon after the job's first line is a start-up error
@@ -67,9 +67,10 @@ def _progress_above(con: duckdb.DuckDBPyConnection, file: str | None, line_no: i
     loads, maps or downloads something."""
     if file is None or line_no is None:
         return False
-    return bool(con.execute(
+    return bool(one(
+        con,
         "SELECT count(*) FROM events WHERE file = ? AND line_no < ? AND (kind IN "
         f"({sql_list(TRAINING_RECORDS | {'transformers.trainer_log'})}) "
         "OR (kind = 'app.progress_bar' AND (? OR NOT regexp_matches(message, ?))))",
         [file, line_no, set_up_bars, _SET_UP_BAR],
-    ).fetchone()[0])
+    )[0])
