@@ -408,7 +408,8 @@ def _iso_start(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
     # --timestamps), a fraction of 1-9 digits with trailing zeros trimmed (or
     # none), then "Z".
     z = line.str.find("Z", literal=True).cast(pl.Int64)  # signed: z - 20 may be < 0
-    frac = pl.when(_eq(b19, ".")).then(line.str.slice(20, z - 20))
+    # (a slice's length is unsigned from polars 2.2 on: a negative one raises, so clip it)
+    frac = pl.when(_eq(b19, ".")).then(line.str.slice(20, (z - 20).clip(lower_bound=0)))
     zulu_shape = (_eq(b19, "Z") & (z == 19)) | (
         z.is_between(21, 29) & frac.str.contains(r"^[0-9]+$")
     )
@@ -456,7 +457,8 @@ def _bracket_iso(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
 def _dmesg_raw(d: pl.DataFrame, ctx: _Ctx) -> list[pl.DataFrame]:
     line = pl.col("line")
     shape = line.str.contains(r"^\[ *[0-9]+\.[0-9]+\]")
-    seconds = line.str.slice(1, line.str.find("]", literal=True) - 1).str.strip_chars_start(" ")
+    close = line.str.find("]", literal=True).cast(pl.Int64)
+    seconds = line.str.slice(1, (close - 1).clip(lower_bound=0)).str.strip_chars_start(" ")
     out = d.select(
         pl.col("i"),
         pl.lit(None, pl.Datetime("us")).alias("local"),
