@@ -139,11 +139,15 @@ PATTERNS = (
             # the summary a training script prints as its last word: the whole run's time
             # (timm / DeiT "Training time 0:12:34", "Total training time: ..."); not a best metric
             # so far, which many scripts print after every epoch
-            r"|^(?:total )?training (?:time|seconds)\b[ \t:=]*\d"
+            # (at the line's start or after a logging head's level: "... semantic_segmentation INFO:
+            # Total training time: 4:49:16 (0.8678s / it)")
+            r"|(?:^|\b(?:INFO|NOTICE)\b:?[ \t|-]+(?:\[[^\]\n]{1,40}\][ \t:|-]*)?"
+            r"(?:[\w.\[\]-]+[ \t]*(?:[:|]|[ \t]-)[ \t]+)?)(?:total )?training (?:time|seconds)\b[ \t:=]*\d"
             # a job system's final state of the job (Ray's job status, TorchX's AppState, a
             # pod's phase, Slurm's seff `State: COMPLETED (exit code 0)`), and Ray's job summary
             r"|^(?:(?:job )?status|state|phase)\s*[:=]\s*(?:SUCCEEDED|Succeeded|COMPLETED \(exit code 0\))\s*$"
-            r"|^Job '[^']+' succeeded\s*$"
+            # (Ray's job CLI prints it between dashed rules, which the fold keeps with it)
+            r"|^Job '[^']+' succeeded\s*(?:\n-{3,}\s*)?$"
             # Megatron-LM's pretrain() once train() has returned (training.py's print_datetime),
             # and MLPerf's logger closing a run that reached its target (mlperf_logging's MLLOG
             # record: key run_stop, metadata status success)
@@ -174,6 +178,8 @@ PATTERNS = (
             "status: SUCCEEDED",
             "State: COMPLETED (exit code 0)",
             "Job 'raysubmit_wP3kd9aXbYu2Lr7c' succeeded",
+            "Job 'raysubmit_T4kLmN2pQ8rS6vWx' succeeded\n------------------------------------------",
+            "2023-10-03 03:57:53,388 semantic_segmentation INFO: Total training time: 4:49:16.701480 (0.8678s / it)",
             "total images/sec: 204.75",
             "Number of trials: 3/3 (3 TERMINATED)",
         ),
@@ -181,6 +187,7 @@ PATTERNS = (
             "Download completed successfully",
             "checkpoint saved successfully",
             "final eval starts now",
+            "2023-10-03 03:21:10,112 semantic_segmentation INFO: iter 500 training time 0.87s",
             "best_acc: 64.12",
             "Training time per step: 0.41 s (estimate)",
             "status: RUNNING",
@@ -313,7 +320,9 @@ PATTERNS = (
             r"(?i)\b(?:ranks?|workers?|process(?:es)?|procs?|jobs?|runs?|tasks?|programs?|scripts?|trainers?|all)"
             r"(?:[ \t#=:]*[\w.-]+)?(?:[ \t]*\([^)\n]{0,40}\))?[ \t]+(?:is[ \t]+|has[ \t]+|have[ \t]+)?"
             r"(?:done|finished|completed?)(?:[ \t]+(?:ok|successfully|cleanly|normally|without errors?))?[ \t]*[.!]*[ \t]*$"
-            r"|(?:^|\]:?[ \t]+|\b(?:INFO|NOTICE)\b[ \t:|-]+(?:[\w.\[\]-]+[ \t:|-]+)?)(?:all[ \t]+)?(?:done|finished)"
+            # (after the level, a bracketed tag and the logger's name: "INFO    [rank2] train - done: ...")
+            r"|(?:^|\]:?[ \t]+|\b(?:INFO|NOTICE)\b[ \t:|-]+(?:\[[^\]\n]{1,40}\][ \t:|-]*)?(?:[\w.\[\]-]+[ \t:|-]+)?)"
+            r"(?:all[ \t]+)?(?:done|finished)"
             r"(?:[.!]+(?:[ \t]|$)|[ \t]*(?:$|:[ \t]))"
             # a process's word that it stops of its own accord ("Stopping cleanly.")
             r"|\b(?:stopping|stopped|exiting|finishing)[ \t]+(?:cleanly|gracefully|normally)\b"
@@ -333,6 +342,7 @@ PATTERNS = (
             "The job has completed successfully",
             "CPU times: user 3.63 s, sys: 2.04 s, total: 5.68 s",
             "rank=0 operations=9 status=PASS",
+            "2026-12-07 19:28:40,678 INFO    [rank0] train - done: 240 steps in 1.5s",
             "Done. Rank 1 wrote 101 new shards (103424 samples total for phase 1).",
             "Disk cap reached (75.0 GB). Stopping cleanly.",
             "19/04/05 03:09:29 INFO Executor: Finished task 0.0 in stage 1.0 (TID 1). 1573 bytes result sent to driver",

@@ -114,15 +114,37 @@ PATTERNS = (
         "python.argparse_error",
         triggers=(": error: unrecognized arguments", ": error: the following arguments are required",
                   ": error: argument ", ": error: ambiguous option"),
-        regex=(r"(?m)^(?P<prog>[\w./-]+): error: (?P<argparse_error>(?:unrecognized arguments|the following "
+        regex=(r"(?m)^(?P<prog>[\w./-]+(?: [\w./-]+){0,3}): error: (?P<argparse_error>(?:unrecognized arguments|the following "
                r"arguments are required|argument [^\n:]+|ambiguous option)[^\n]*)"),
         source=SOURCE,
         level="ERROR",
         examples=("train.py: error: unrecognized arguments: --local-rank=1",
                   "text_generation_tp.py: error: unrecognized arguments: --local_rank=3",
                   "main.py: error: the following arguments are required: --data-dir",
-                  "finetune.py: error: argument --lr: invalid float value: '1e-4,'"),
+                  "finetune.py: error: argument --lr: invalid float value: '1e-4,'",
+                  # (a prog named in words: accelerate's launcher)
+                  "Accelerate launch command: error: argument --machine_rank/--machine-rank: invalid int value: ''"),
         near_misses=("srun: error: node-3: task 2: Exited with exit code 1",),
+    ),
+    # Python's report of an exception nobody could catch and that did not stop the process
+    # (Python/errors.c's unraisable hook: "Exception ignored in: <function Foo.__del__ ...>",
+    # 3.12's "Exception ignored in atexit callback: ...", atexit's "Error in
+    # atexit._run_exitfuncs:" before 3.12), with the traceback that follows it (the fold keeps
+    # them one event): a warning, not the end of the run
+    Pattern(
+        "python.exception_ignored",
+        triggers=("Exception ignored ", "Error in atexit._run_exitfuncs:"),
+        regex=r"^(?:Exception ignored (?:in|on|while)\b[^\n]*|Error in atexit\._run_exitfuncs:)",
+        source=SOURCE,
+        level="WARNING",
+        examples=(
+            "Exception ignored in atexit callback: <function main.<locals>.write_metrics at 0x7f57fe924fe0>\n"
+            "Traceback (most recent call last):\n  File \"/srv/job/train.py\", line 89, in write_metrics\n"
+            "FileNotFoundError: [Errno 2] No such file or directory: 'results/metrics.json'",
+            "Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7f3a2c1b5e50>",
+            "Error in atexit._run_exitfuncs:",
+        ),
+        near_misses=("RuntimeError: Exception ignored by the handler",),
     ),
     # An exception line standing alone and indented: an excerpt of a console that indents what it
     # relays (a CloudWatch or platform view of "[1,9]<stdout>:    AttributeError: ..."), an exception

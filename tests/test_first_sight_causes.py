@@ -4014,3 +4014,163 @@ def test_a_checkpoint_failure_every_rank_relays_is_the_rank_the_exception_names(
     assert v.status == "failed"
     assert v.root_cause.category == "storage_io"
     assert v.initiating.kind == "rank" and v.initiating.rank == 1
+
+
+# ---- session 34 ---------------------------------------------------------------------
+# Round AH's general causes, each on text its fix was not written from.
+
+def _rows(tmp_path, files: dict[str, str], columns: list[str]) -> list[dict]:
+    job = write_job(tmp_path / "rows", files)
+    out = tmp_path / "rows.parquet"
+    ingest(job, out_parquet=out, options=QUIET)
+    return pq.read_table(out, columns=columns).to_pylist()
+
+
+def _fit(rank: int, n: int = 3) -> str:
+    return "".join(f"2025-06-01 08:0{i}:00,000 INFO [worker-{rank}] fit - step {i * 10} loss 0.{8 - i}\n"
+                   for i in range(n))
+
+
+def test_an_exception_python_could_not_raise_does_not_fail_the_run(tmp_path):
+    # sys.unraisablehook's report (a __del__ at interpreter exit) after each rank said it is done
+    ignored = ("Exception ignored in: <function ShardReader.__del__ at 0x7f0c2a1b3d90>\n"
+               "Traceback (most recent call last):\n"
+               "  File \"/srv/fit/data.py\", line 41, in __del__\n    self.fh.close()\n"
+               "OSError: [Errno 9] Bad file descriptor\n")
+    files = {f"rank{r}.log": _fit(r) + f"2025-06-01 08:05:00,000 INFO [worker-{r}] fit - done: 30 steps\n" + ignored
+             for r in range(2)}
+    v = verdict(tmp_path, files)
+    assert v.status == "healthy"
+    # the same traceback without Python's "ignored" report is a failure
+    files = {f"rank{r}.log": _fit(r) + ignored.split("\n", 1)[1] for r in range(2)}
+    assert verdict(tmp_path / "raised", files).status == "failed"
+
+
+@pytest.mark.parametrize("line", [
+    "2025-06-01 08:05:00,000 INFO [worker-{r}] fit - done: 30 steps in 41 s",
+    "2025-06-01 08:05:00,000 mmseg.apis INFO: Total training time: 0:41:07 (0.41 s / it)",
+])
+def test_an_end_of_run_line_behind_a_logging_head_is_a_healthy_end(tmp_path, line):
+    files = {f"rank{r}.log": _fit(r) + line.format(r=r) + "\n" for r in range(2)}
+    assert verdict(tmp_path, files).status == "healthy"
+
+
+def test_an_epochs_done_behind_a_logging_head_is_no_end(tmp_path):
+    files = {f"rank{r}.log": _fit(r) + f"2025-06-01 08:05:00,000 INFO [worker-{r}] fit - epoch 2 done: loss 0.3\n"
+             for r in range(2)}
+    assert verdict(tmp_path, files).status == "inconclusive"
+
+
+def test_rays_job_succeeded_between_its_dashed_rules_is_a_healthy_end(tmp_path):
+    steps = "".join(f"(TrainLoop pid=3311) step {i} reward 0.{i}\n" for i in range(1, 5))
+    rule = "-" * 42
+    v = verdict(tmp_path, {"submit.log": steps + f"\n{rule}\nJob 'raysubmit_Qm3ZzA1bC2dE3fG4' succeeded\n{rule}\n"})
+    assert v.status == "healthy"
+
+
+def test_a_record_head_with_the_machine_then_the_rank_then_the_level_names_the_rank(tmp_path):
+    text = ("2025-06-01 08:00:00,000 trn-node3 rank3 INFO loop: step 10\n"
+            "2025-06-01 08:00:01,000 trn-node3 rank1 WARNING loop: slow batch\n"
+            "2025-06-01 08:00:02,000 trn-node3 INFO loop: waiting for rank 2\n")
+    rows = _rows(tmp_path, {"console.log": text}, ["line_no", "rank"])
+    assert {r["line_no"]: r["rank"] for r in rows} == {1: 3, 2: 1, 3: None}
+
+
+def test_an_exception_named_by_a_module_with_a_digit_is_no_host(tmp_path):
+    text = ("[1,2]<stderr>:Traceback (most recent call last):\n"
+            "[1,2]<stderr>:  File \"/srv/fit/log.py\", line 12, in flush\n"
+            "[1,2]<stderr>:    cur.execute(q)\n"
+            "[1,2]<stderr>:psycopg2.OperationalError: server closed the connection unexpectedly\n")
+    v = verdict(tmp_path, {"mpirun.log": text})
+    assert "psycopg2.OperationalError" in v.root_cause.evidence.text
+    assert v.initiating.rank == 2
+
+
+def test_an_argparse_error_of_a_program_named_in_words_fails_the_job(tmp_path):
+    text = ("usage: Fit runner [-h] [--nodes NODES]\n"
+            "Fit runner: error: argument --nodes: invalid int value: 'two'\n")
+    v = verdict(tmp_path, {"launch.log": text})
+    assert v.status == "failed" and v.root_cause.category == "config_error"
+
+
+@pytest.mark.parametrize("text, category", [
+    ("Traceback (most recent call last):\n  File \"/srv/fit/ckpt.py\", line 20, in save\n    torch.save(self.state(), p)\n"
+     "  File \"/opt/venv/lib/python3.12/site-packages/torch/serialization.py\", line 944, in save\n"
+     "    _save(obj, opened_zipfile, pickle_module, pickle_protocol, _disable_byteorder_record)\n"
+     "TypeError: cannot pickle 'sqlite3.Connection' object", "code_exception"),
+    ("_pickle.PicklingError: Can't pickle <function <lambda> at 0x7f1e>: attribute lookup <lambda> on __main__ failed",
+     "code_exception"),
+    ("ValueError: Object arrays cannot be loaded when allow_pickle=False", "data_error"),
+    ("Traceback (most recent call last):\n  File \"/srv/fit/loop.py\", line 12, in step\n    loss = F.cross_entropy(o, y)\n"
+     "  File \"/opt/venv/lib/python3.12/site-packages/torch/nn/functional.py\", line 3086, in cross_entropy\n"
+     "    return torch._C._nn.cross_entropy_loss(\nRuntimeError: expected scalar type Long but found Float",
+     "data_error"),
+    ("RuntimeError: Loading a checkpoint saved with world size of 8 but the current world size is 4 is not supported",
+     "config_error"),
+    ("huggingface_hub.errors.GatedRepoError: 403 Client Error. Cannot access gated repo for url", "config_error"),
+    ("Traceback (most recent call last):\n  File \"/srv/fit/track.py\", line 30, in log\n    con.commit()\n"
+     "sqlite3.OperationalError: database table is locked", "storage_io"),
+])
+def test_the_category_follows_what_the_message_means(text, category):
+    c = classify_failure(text, "during_training")
+    assert c is not None and c.category == category, (c.entry.id if c else None)
+
+
+def test_a_main_module_that_spawns_at_import_fails_every_rank_alike(tmp_path):
+    child = ("Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n"
+             "  File \"/usr/lib/python3.12/multiprocessing/spawn.py\", line 122, in spawn_main\n"
+             "    exitcode = _main(fd, parent_sentinel)\n"
+             "  File \"/usr/lib/python3.12/multiprocessing/spawn.py\", line 140, in _check_not_importing_main\n"
+             "    raise RuntimeError('''\nRuntimeError: \n"
+             "        An attempt has been made to start a new process before the\n"
+             "        current process has finished its bootstrapping phase.\n\n")
+    v = verdict(tmp_path, {"console.log": child * 2})
+    assert v.root_cause.category == "code_exception"
+    assert v.initiating.kind == "all_ranks"
+
+
+def test_a_check_the_other_ranks_passed_is_the_failing_ranks_own(tmp_path):
+    def log(r: int, tail: str) -> str:
+        return (f"2025-06-01 08:00:0{r},000 INFO [worker-{r}] fit - reading manifest part-{r:03d}.json\n" + tail)
+    bad = ("Traceback (most recent call last):\n  File \"/srv/fit/data.py\", line 9, in <module>\n"
+           "    m = load(p)\nValueError: manifest has no 'files' key\n")
+    files = {"rank0.log": log(0, "2025-06-01 08:00:05,000 INFO [worker-0] fit - manifest: 512 files\n"),
+             "rank1.log": log(1, bad),
+             "rank2.log": log(2, "2025-06-01 08:00:05,000 INFO [worker-2] fit - manifest: 498 files\n")}
+    v = verdict(tmp_path, files)
+    assert v.initiating.kind == "rank" and v.initiating.rank == 1
+    # where no rank got past that line (one failed alike, one was stopped there), it is every rank's check
+    files["rank0.log"] = log(0, bad)
+    files["rank2.log"] = log(2, "")
+    assert verdict(tmp_path / "none", files).initiating.kind == "all_ranks"
+
+
+def test_a_rank_whose_last_word_is_its_own_early_stop_left_its_peers(tmp_path):
+    def rec(r: int, t: int, text: str) -> str:
+        return f"2025-06-01 08:00:{t:02d},000 host-a1 rank{r} INFO loop: {text}\n"
+    lines = [rec(r, t, f"val {t} loss 0.{t + r}") for t in range(1, 4) for r in range(3)]
+    lines.append(rec(0, 4, "early stop: no improvement in 3 validations"))
+    peer = ("Traceback (most recent call last):\n  File \"/srv/loop.py\", line 70, in <module>\n"
+            "    dist.all_reduce(t)\nRuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] "
+            "Connection closed by peer [10.1.0.4]:23456\n")
+    parent = SPAWN_CONSOLE.split("-- Process 1", 1)[0]  # the launcher's SIGTERMs and ProcessRaisedException
+    text = "".join(lines) + parent + "-- Process 2 terminated with the following error:\n" + peer
+    v = verdict(tmp_path, {"console.log": text})
+    assert v.initiating.rank == 0
+    assert v.root_cause.category == "collective_mismatch"
+
+
+def test_workers_that_could_not_be_started_fail_the_whole_job(tmp_path):
+    # the launching process pickles what each worker runs; a nested function cannot be pickled
+    tb = ("Traceback (most recent call last):\n  File \"/srv/fit/main.py\", line 80, in <module>\n"
+          "    mp.spawn(run, args=(cfg,), nprocs=4)\n"
+          "  File \"/usr/lib/python3.12/multiprocessing/process.py\", line 121, in start\n"
+          "    self._popen = self._Popen(self)\n"
+          "  File \"/usr/lib/python3.12/multiprocessing/popen_spawn_posix.py\", line 47, in _launch\n"
+          "    reduction.dump(process_obj, fp)\n"
+          "  File \"/usr/lib/python3.12/multiprocessing/reduction.py\", line 60, in dump\n"
+          "    ForkingPickler(file, protocol).dump(obj)\n"
+          "AttributeError: Can't get local object 'build.<locals>.scale'\n")
+    v = verdict(tmp_path, {"console.log": "starting 4 workers\n" + tb})
+    assert v.root_cause.category == "code_exception"
+    assert v.initiating.kind == "all_ranks"

@@ -271,6 +271,15 @@ def decide(
         all_ranks = True
         top.notes.append("a deterministic check raised before training: every rank runs it alike")
     all_ranks = all_ranks and not external  # stopped from outside: no rank to blame, nor a failure of every rank
+    if (all_ranks and top.rank is None and top.rule is not None and top.rule.rule.scope == "job"
+            and top.n_ranks_same < 2 and len(nodes) >= 2 and top.evidence is not None):
+        # a failure any node would meet alike, met by one node only while the other machines' logs
+        # show none: that machine's copy of the launch (its command line, its port, its set-up)
+        node = _one_node_only(con, top)
+        if node is not None:
+            all_ranks = False
+            top.node = node
+            top.notes.append(f"only node {node} raises it; the other nodes' logs show no such error")
     named_elsewhere = top.rule is not None and top.rule.rule.blames.startswith("node:")  # (not the printer's)
     if (not all_ranks and not external and top.rank is None and top.node is not None and len(nodes) <= 1
             and top.category in NODE_SHARED_CATEGORIES and not named_elsewhere):
@@ -770,6 +779,7 @@ def _evidence_as_first_deviating(con: duckdb.DuckDBPyConnection, top: Hyp, all_r
 
 _INFERENCE_TITLES = {
     "awaited_rank_finished": "A rank finished early while its peers waited for it",
+    "stopped_early_alone": "A rank stopped early on its own check while its peers went on",
     "mismatch_odd_rank": "One rank ran a different collective than the others",
     "collective_tie": "Two ranks ran different collectives: a tie, neither can be named",
     "missing_reporter": "Suspect: the one rank missing from its peers' timeout reports (they waited for it)",
@@ -1089,12 +1099,44 @@ def _deterministic_everywhere(con: duckdb.DuckDBPyConnection, top: Hyp, hyps: li
         ).fetchone()[0]
         if waited and top.n_ranks_same < 2:
             return False
+        if top.n_ranks_same < 2 and _peers_passed_its_last_step(con, top.rank):
+            # the others printed the line it printed last and went on past it: the step it
+            # failed at (its own shard, its own file) was one they got through
+            top.notes.append("the other ranks printed its last line and went on: they passed the step it failed at")
+            return False
     # progress of another rank, or of a stream no prefix names (rank 0's bar in a console the
     # ranks share, the failing rank's own then being named): the job was training, not checking
     trained = con.execute(
         "SELECT count(*) FROM stream_progress WHERE rank IS DISTINCT FROM ?", [top.rank]
     ).fetchone()[0]
     return not trained
+
+
+def _peers_passed_its_last_step(con: duckdb.DuckDBPyConnection, rank: int) -> bool:
+    """Did every other known rank print the line ``rank`` printed last (its last stamped record
+    of INFO or below, by template) and then a record of another template after it? Then the
+    step ``rank`` was at when it failed is one each of them got through: its failure is its own,
+    not a check every rank fails alike."""
+    row = con.execute(
+        """WITH own AS (
+               SELECT template FROM events
+               WHERE rank = $r AND ts_aligned IS NOT NULL AND NOT coalesce(ts_estimated, false)
+                 AND coalesce(level, 'INFO') IN ('INFO', 'DEBUG') AND template IS NOT NULL
+               ORDER BY ts_aligned DESC, line_no DESC LIMIT 1),
+           at_it AS (
+               SELECT e.rank, min(e.ts_aligned) AS t FROM events e, own o
+               WHERE e.rank IS NOT NULL AND e.rank <> $r AND e.template = o.template
+                 AND e.ts_aligned IS NOT NULL AND NOT coalesce(e.ts_estimated, false)
+               GROUP BY e.rank),
+           went_on AS (
+               SELECT DISTINCT a.rank FROM at_it a, own o, events n
+               WHERE n.rank = a.rank AND n.ts_aligned > a.t AND NOT coalesce(n.ts_estimated, false)
+                 AND coalesce(n.level, 'INFO') IN ('INFO', 'DEBUG') AND n.template IS DISTINCT FROM o.template)
+           SELECT (SELECT count(*) FROM known_ranks WHERE rank <> $r),
+                  (SELECT count(*) FROM went_on WHERE rank IN (SELECT rank FROM known_ranks))""",
+        {"r": rank},
+    ).fetchone()
+    return row is not None and row[0] > 0 and row[0] == row[1]
 
 
 def _one_node_only(con: duckdb.DuckDBPyConnection, top: Hyp) -> str | None:

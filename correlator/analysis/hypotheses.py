@@ -42,7 +42,7 @@ TIME_DECAY_S = 120.0  # a hypothesis this much later than the earliest scores 1/
 ALL_RANKS_WINDOW_S = 10.0  # an "all ranks alike" failure happens on every rank within this
 
 # inferences citing what the awaited rank did (its own error, its early end, the wrong setting it started with)
-OWN_DEED = ("quiet_rank_own_error", "awaited_rank_finished", "launch_settings_disagree")
+OWN_DEED = ("quiet_rank_own_error", "awaited_rank_finished", "launch_settings_disagree", "stopped_early_alone")
 
 WAIT_CATEGORIES = ("nccl_timeout_hang", "rendezvous")  # a peer waited (a collective, a store key) and gave up
 

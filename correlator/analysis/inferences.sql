@@ -658,6 +658,36 @@ SELECT 'awaited_rank_finished',
             ELSE 'the others waited for it, and it had said it finished: its share of the work ended early' END
 FROM pick d LEFT JOIN said m ON m.file = d.k.file AND m.line_no = d.k.line_no;
 
+-- stopped_early_alone: one rank's last line is its own early-stopping decision (it left the
+-- run: returned, exited 0) while the others, who did not stop, then lost it or waited for it
+-- (echoes) and no rank has an error of its own: it left the collectives its peers went on to.
+-- Where no completion line follows the decision (early_stops needs one) and the launcher's
+-- report names a peer's closed connection rather than the rank that left, this is the only
+-- trace of it.
+INSERT INTO inferred
+WITH last_line AS (
+    SELECT rank, arg_max({'file': file, 'line_no': line_no, 'line_end': line_end, 'node': node, 'ts': ts_aligned,
+                          'message': message},
+                         (coalesce(ts_aligned, TIMESTAMPTZ '1970-01-01'), line_no)) AS k
+    FROM events
+    WHERE rank IN (SELECT rank FROM known_ranks) AND coalesce(level, 'INFO') IN ('INFO', 'DEBUG', 'WARNING')
+    GROUP BY rank
+),
+stopped AS (
+    SELECT rank, k FROM last_line WHERE regexp_matches(k.message, '(?i)\bearly[ _-]?stop')
+)
+SELECT 'stopped_early_alone', 'collective_mismatch', s.rank, s.k.node, s.k.file, s.k.line_no, s.k.line_end,
+       s.k.message, s.k.ts, 0.85,
+       'its last line is its own early-stopping decision while the other ranks went on and then lost it or '
+       || 'waited for it: the ranks did not agree when to stop'
+FROM stopped s
+WHERE (SELECT count(*) FROM stopped) = 1
+  AND (SELECT count(*) FROM known_ranks) >= 2
+  AND EXISTS (SELECT 1 FROM echoes e WHERE e.printed_by IS DISTINCT FROM s.rank)
+  AND NOT EXISTS (SELECT 1 FROM echoes e WHERE e.printed_by = s.rank)
+  AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.role = 'root')
+  AND NOT EXISTS (SELECT 1 FROM inferred i WHERE i.rank = s.rank);
+
 -- quiet_rank_own_error: the rank the others waited for (the one they name, the
 -- one silent or odd one out among them) printed an error of its own before their
 -- waits: that error, not its silence, is the cause (a prefetch thread that died

@@ -207,6 +207,9 @@ def _forget_shapes(df: pl.DataFrame) -> pl.DataFrame:
 # (nor Ascend CANN's error codes, "EI0006: ...", "EJ0001: ...")
 _NOT_HOSTS = (r"^(?:srun|slurmstepd[\w.-]*|salloc|sbatch|stdout|stderr|\d+(?:\.\d+)?|[\w.-]+\.so(?:\.[\d.]+)?"
               r"|python[\d.]*|E[A-Z]\d{4}"
+              # an exception named by its module ("sqlite3.OperationalError: database is locked",
+              # "boto3.exceptions.S3UploadFailedError: ..."): a module's digit is no host's
+              r"|[\w.-]*\.[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)"
               r"|(?i:rank)[-_]?\d+)$")
 
 
@@ -282,6 +285,11 @@ _HEAD_RANK = (
     _STAMP_HEAD + r"(?:[^|\n]{1,60}\|[ \t]*){0,3}" + _RANK_NO + r"[ \t]*\|",
     # (logging's "%(processName)s(%(process)d)" of a launcher that names its processes: "rank1(7425) INFO")
     _STAMP_HEAD + _RANK_NO + r"(?:[\s:|,(-]|$)",
+    # (a machine's name between the stamp and the rank, the level right after it: "%(asctime)s
+    # %(hostname)s rank%(rank)s %(levelname)s ...", "2026-12-07 19:30:15,904 gpu-node07 rank2 INFO
+    # trainer: ..."; the level word after the rank is what makes it the record's head)
+    r"(?i)^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]?[ \t]+[A-Za-z0-9][\w.-]{0,62}[ \t]+"
+    + _RANK_NO + r"[ \t]+\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\b",
     # (a launcher's tag on the child output it relays, indented: "  rank0 stderr| [rank0]: Traceback ...";
     # only as a tag before a bar: an indented "rank0 = ..." is a traceback's code line)
     r"(?i)^[ \t]+" + _RANK_NO + r"(?: [A-Za-z]\w*)?[ \t]*\|",

@@ -73,6 +73,11 @@ _CHAIN_MARKERS = (
     "During handling of the above exception, another exception occurred:",
     "The above exception was the direct cause of the following exception:",
 )
+# Python's report of an exception it could not raise (sys.unraisablehook: a __del__, a
+# weakref callback, an atexit function; Python 3.11 and older write "Error in
+# atexit._run_exitfuncs:" for the last): the traceback below is that report's, and the
+# process goes on (an atexit function's error leaves the exit status as it was)
+_UNRAISABLE = r"^Exception ignored (?:in|on|while)\b|^Error in atexit\._run_exitfuncs:\s*$"
 # mp.spawn re-raises a child's exception in the parent as ProcessRaisedException, whose
 # message is this header and the child's own traceback: one event, the child's.
 # Ray Train's WorkerGroupError lists its workers' errors one header each (`[Rank 1 Error
@@ -149,7 +154,7 @@ def _static_flags(text: pl.Series, shaped: tuple[pl.Series, pl.Series] | None = 
         blank.alias("blank"),
         (t.str.contains(r"^[ \t]") & ~blank & ~t.str.contains(_INDENTED_BUT_OWN)).alias("indented"),
         t.str.contains(_CONTINUATION_SHAPES).alias("shapes"),
-        (t.is_in(list(_CHAIN_MARKERS)) | t.str.contains(CHILD_REPORT)).alias("chain"),
+        (t.is_in(list(_CHAIN_MARKERS)) | t.str.contains(CHILD_REPORT) | t.str.contains(_UNRAISABLE)).alias("chain"),
         t.str.starts_with("Traceback (most recent call last):").alias("tb_start"),
         t.str.contains(_RECORD_WITH_EXC_INFO).alias("record_head"),
         t.str.starts_with("Original Traceback (most recent call last):").alias("orig_tb"),
