@@ -4174,3 +4174,33 @@ def test_workers_that_could_not_be_started_fail_the_whole_job(tmp_path):
     v = verdict(tmp_path, {"console.log": "starting 4 workers\n" + tb})
     assert v.root_cause.category == "code_exception"
     assert v.initiating.kind == "all_ranks"
+
+
+def test_a_warning_that_means_the_same_failure_above_it_is_where_it_began(tmp_path):
+    # the stream warned of the full disk (errno 28) before the checkpoint write failed on it
+    text = ("2025-06-01 08:00:00,000 INFO fit - step 100 loss 0.41\n"
+            "2025-06-01 08:00:05,000 WARNING cache - could not write shard cache: [Errno 28] No space left on device\n"
+            "2025-06-01 08:00:06,000 INFO fit - step 110 loss 0.40\n"
+            "Traceback (most recent call last):\n  File \"/srv/fit/ckpt.py\", line 30, in save\n"
+            "    torch.save(state, path)\nOSError: [Errno 28] No space left on device: '/ckpt/step_120.pt'\n")
+    v = verdict(tmp_path, {"rank0.log": text})
+    assert v.root_cause.category == "storage_io"
+    assert v.first_deviating is not None and "could not write shard cache" in v.first_deviating.text
+
+
+@pytest.mark.parametrize("text, category", [
+    ("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:1 and cpu!",
+     "code_exception"),
+    ("ValueError: Unknown split \"validation\". Should be one of ['train', 'test'].", "config_error"),
+    ("pyarrow.lib.ArrowInvalid: Parquet magic bytes not found in footer. Either the file is corrupted or this is not "
+     "a parquet file.", "data_error"),
+    ("botocore.exceptions.NoCredentialsError: Unable to locate credentials", "config_error"),
+    ("RuntimeError: Error(s) in loading state_dict for Encoder:\n\tMissing key(s) in state_dict: \"proj.weight\".\n\t"
+     "Unexpected key(s) in state_dict: \"module.proj.weight\".", "code_exception"),
+    ("RuntimeError: Error(s) in loading state_dict for Encoder:\n\tsize mismatch for proj.weight: copying a param "
+     "with shape torch.Size([512, 256]) from checkpoint, the shape in current model is torch.Size([256, 256]).",
+     "config_error"),
+])
+def test_library_raise_texts_are_placed_by_what_they_mean(text, category):
+    c = classify_failure(text, "during_training")
+    assert c is not None and c.category == category, (c.entry.id if c else None)

@@ -435,7 +435,7 @@ def decide(
         own = _culprits_earlier_line_of_the_same_failure(top, hyps, init_rank, verdict.first_deviating)
         if own is not None:
             verdict.first_deviating = _first_deviating(con, own)
-    warned = top.warned_at
+    warned = top.warned_at or _warned_alike_before(con, top)
     if warned is not None and (verdict.first_deviating is None or _before(warned, verdict.first_deviating)):
         # the warning that says what the failure was (the failure's own text did not) is where it began
         verdict.first_deviating = _first_deviating(con, {
@@ -1033,6 +1033,37 @@ def _classify_by_warnings_before(con: duckdb.DuckDBPyConnection, h: Hyp, phase: 
                            + row["message"][:160])
             h.warned_at = row
             return c
+    return None
+
+
+def _warned_alike_before(con: duckdb.DuckDBPyConnection, top: Hyp) -> dict | None:
+    """The first warning just above the winner's evidence, in its stream, whose own text places
+    it in the same category by what it means (transformers' "PyTorch >= 2.4 is required but
+    found 2.1.2" above an ImportError of a torch name): the failure began there. Only where the
+    winner was placed by a rule or by meaning too, and never a wait or a lost peer (those name
+    someone else)."""
+    ev = top.evidence
+    if (ev is None or top.category in ("nccl_timeout_hang", "rendezvous", "nccl_network", "killed_by_scheduler")
+            or not (top.rule is not None or (top.classification is not None and top.classification.by_meaning))):
+        return None
+    found = rows(
+        con,
+        """SELECT * FROM events e
+           WHERE file = ? AND line_no < ? AND line_no >= ? AND level = 'WARNING'
+             AND (rank IS NULL OR ? IS NULL OR rank = ?)
+             -- (not a line a rule calls an echo or context: a launcher's report is no beginning)
+             AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.file = e.file AND f.line_no = e.line_no
+                             AND f.role <> 'root')
+             AND (ts_aligned IS NULL OR ?::TIMESTAMPTZ IS NULL
+                  OR ts_aligned >= ?::TIMESTAMPTZ - to_seconds(?))
+           ORDER BY line_no""",
+        [ev.file, ev.line_no, ev.line_no - WARNINGS_BEFORE_LINES, top.rank, top.rank,
+         _ts_or_none(top.ts), _ts_or_none(top.ts), WARNINGS_BEFORE_S],
+    )
+    for row in found:
+        c = classify_failure(row["message"], None)
+        if c is not None and c.by_meaning and c.category == top.category:
+            return row
     return None
 
 
