@@ -16,6 +16,32 @@ from parsers.base import Pattern
 SOURCE = "app"
 
 PATTERNS = (
+    # a program's own word that it is sending a signal to a process: a memory watchdog, a stale-job
+    # reaper, a health checker, a wrapper's timeout ("pid 7875 rss 1216 MiB > 1200 MiB, sending
+    # SIGKILL", "job 7731 (pid 12523) not in active job list, sending SIGTERM", a logged `kill -9
+    # 4242`). Not the launchers' own teardown ("Sending process 4242 closing signal SIGTERM",
+    # "Terminating process 4697 via signal SIGTERM"): those name no reason, this line is one
+    Pattern(
+        "process.signal_sent",
+        triggers=("sending SIG", "Sending SIG", "sent SIG", "send SIG", "kill -", "sending signal", "Sending signal"),
+        regex=(
+            r"\b(?:[Ss]ending|sent|[Ss]end)\s+(?:signal\s+)?(?P<sent_signal>SIG(?:KILL|TERM|INT|HUP|QUIT|ABRT|USR1|USR2)"
+            r"|9|15)\b"
+            r"|\bkill\s+(?:-s\s+)?-?(?P<kill_signal>9|15|KILL|TERM|SIGKILL|SIGTERM)\s+(?P<target_pid>\d{2,7})\b"
+        ),
+        level="WARNING",
+        examples=(
+            "2026-12-07 17:37:53 memwatch: pid 7875 (python3 -u train.py) rss 1216 MiB > 1200 MiB, sending SIGKILL",
+            "2026-12-07 20:16:01 trn-c12 reaper: job 7731 (pid 12523) not in active job list, sending SIGTERM",
+            "watchdog: no heartbeat from rank 3 for 600 s, sent SIGTERM to pid 4242",
+            "+ kill -9 31337",
+        ),
+        near_misses=(
+            "Sending process 4242 closing signal SIGTERM",
+            "W1205 08:51:17.876000 4694 torch/multiprocessing/spawn.py:165] Terminating process 4697 via signal SIGTERM",
+            "torch.distributed.elastic.multiprocessing.api.SignalException: Process 4242 got signal: 15",
+        ),
+    ),
     Pattern(
         "process.fatal_signal",
         triggers=("SIGKILL", "SIGSEGV", "SIGBUS", "SIGABRT", "SIGFPE", "SIGILL", "Segmentation fault",

@@ -4204,3 +4204,24 @@ def test_a_warning_that_means_the_same_failure_above_it_is_where_it_began(tmp_pa
 def test_library_raise_texts_are_placed_by_what_they_mean(text, category):
     c = classify_failure(text, "during_training")
     assert c is not None and c.category == category, (c.entry.id if c else None)
+
+
+@pytest.mark.parametrize("text, category", [
+    ("RuntimeError: CometCallback requires comet-ml to be installed. Run `pip install comet-ml`.", "config_error"),
+    ("ValueError: The model did not return a loss from the inputs, only the following keys: logits,hidden_states.",
+     "data_error"),
+    ("ValueError: Tried to step 3001 times. The specified number of total steps is 3000", "config_error"),
+    ("ValueError: epoch 2 batch 17: 2 label(s) outside [0, 5)", "data_error"),
+])
+def test_messages_of_missing_packages_labels_and_schedules_are_placed_by_meaning(text, category):
+    c = classify_failure(text, "during_training")
+    assert c is not None and c.category == category, (c.entry.id if c else None)
+
+
+def test_a_watchdogs_word_that_it_sent_the_signal_is_where_the_death_began(tmp_path):
+    ranks = "".join(f"[default{r}]:2025-06-01 08:00:0{i},000 INFO step {i}\n" for i in range(3) for r in range(2))
+    agent = ("E0601 08:00:09.500000 900 torch/distributed/elastic/multiprocessing/api.py:1002] failed "
+             "(exitcode: -9) local_rank: 1 (pid: 912) of binary: /usr/bin/python3\n")
+    guard = "2025-06-01 08:00:09 rssguard: pid 912 above 30 GiB for 10 s, sending SIGKILL\n"
+    v = verdict(tmp_path, {"console.log": ranks + agent, "rssguard.log": guard})
+    assert v.first_deviating is not None and "rssguard: pid 912" in v.first_deviating.text

@@ -444,6 +444,9 @@ def decide(
     _no_later_than_the_first_report(con, verdict, top, root_rows, init_rank)
     if init_rank is None and top.category == "killed_by_scheduler":
         _the_schedulers_own_word_first(con, verdict)
+    if top.category in ("killed_by_scheduler", "oom", "other") or (
+            verdict.first_deviating is not None and _launchers_report_of_a_death(con, verdict.first_deviating)):
+        _the_signal_senders_word_first(con, verdict)
     return verdict
 
 
@@ -471,6 +474,36 @@ def _the_schedulers_own_word_first(con: duckdb.DuckDBPyConnection, verdict: Verd
             **said[0], "subject_rank": None,
             "why": "the scheduler's own record that it stopped the job: the signals the launcher and "
                    "the workers report follow it"})
+
+
+SIGNAL_SENT_BEFORE_S = 60  # how long before the first report of a death a sender's word may come
+
+
+def _the_signal_senders_word_first(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
+    """A process killed by a signal began dying where whatever sent it said so (a memory
+    watchdog's "rss ... > limit, sending SIGKILL", a stale-job reaper's "sending SIGTERM"), not
+    where the launcher reported the death or received the signal: that line, above the first
+    deviating line in its file or stamped at most a minute before it (and no later than a second
+    after), comes first. A stop from outside with no rank to blame is then that sender's
+    machine's, where its line names one."""
+    fd = verdict.first_deviating
+    if fd is None:
+        return
+    said = rows(con, """SELECT * FROM events WHERE kind = 'process.signal_sent'
+                        AND ((file = ? AND line_no < ?)
+                             OR (ts_aligned IS NOT NULL AND ?::TIMESTAMPTZ IS NOT NULL
+                                 AND ts_aligned <= ?::TIMESTAMPTZ + INTERVAL 1 SECOND
+                                 AND ts_aligned >= ?::TIMESTAMPTZ - to_seconds(?)))
+                        ORDER BY ts_aligned NULLS LAST, file, line_no LIMIT 1""",
+                [fd.file, fd.line_no, fd.ts, fd.ts, fd.ts, SIGNAL_SENT_BEFORE_S])
+    if not said or (said[0]["file"] == fd.file and said[0]["line_no"] == fd.line_no):
+        return
+    verdict.first_deviating = _first_deviating(con, {
+        **said[0], "subject_rank": None,
+        "why": "the word of whatever sent the signal: the death the launcher reports follows it"})
+    ini = verdict.initiating
+    if ini is not None and ini.kind == "external" and ini.node is None and said[0]["node"] is not None:
+        ini.node = said[0]["node"]
 
 
 def _the_only_process(con: duckdb.DuckDBPyConnection, top: Hyp, known_ranks: list[int]) -> None:
