@@ -176,12 +176,9 @@ def _captures() -> list[Path]:
 
 CAPTURES = _captures()
 # Copies that still change the verdict (strict: a fix makes them fail until removed here).
-KNOWN_GAPS: dict[str, str] = {
-    "captures19/mc-elastic-launch-api-redirect-logspecs-truncated-rankstate-r1":
-        "without the error.json files, rank 1's OSError (read as a configuration error raised before training, "
-        "its peers terminated by the agent without an echo of their own) reads as every rank's; the error.json "
-        "names the rank (found at round K's first sight, 2026-12-06)",
-}
+# (captures19's mc-elastic-launch-api-... left it in session 34: without the error.json files, rank 1's
+# OSError is now its own because its peers logged past the step it failed at)
+KNOWN_GAPS: dict[str, str] = {}
 
 
 def _param(capture: Path):
