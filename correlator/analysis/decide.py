@@ -444,8 +444,9 @@ def decide(
     _no_later_than_the_first_report(con, verdict, top, root_rows, init_rank)
     if init_rank is None and top.category == "killed_by_scheduler":
         _the_schedulers_own_word_first(con, verdict)
-    if top.category in ("killed_by_scheduler", "oom", "other") or (
-            verdict.first_deviating is not None and _launchers_report_of_a_death(con, verdict.first_deviating)):
+    fd = verdict.first_deviating
+    if fd is not None and (top.category == "killed_by_scheduler" or _launchers_report_of_a_death(con, fd)
+                           or _DEATH_BY_SIGNAL.search(fd.text)):
         _the_signal_senders_word_first(con, verdict)
     return verdict
 
@@ -477,6 +478,8 @@ def _the_schedulers_own_word_first(con: duckdb.DuckDBPyConnection, verdict: Verd
 
 
 SIGNAL_SENT_BEFORE_S = 60  # how long before the first report of a death a sender's word may come
+# a first deviating line that reports a death by signal (only there is a sender's word the beginning)
+_DEATH_BY_SIGNAL = re.compile(r"SIGKILL|SIGTERM|signal (?:9|15)\b|exit ?code:? -(?:9|15)\b|death signal|\bKilled\b")
 
 
 def _the_signal_senders_word_first(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:

@@ -674,7 +674,9 @@ WITH last_line AS (
     GROUP BY rank
 ),
 stopped AS (
-    SELECT rank, k FROM last_line WHERE regexp_matches(k.message, '(?i)\bearly[ _-]?stop')
+    -- (a decision, not an epoch's status line: "EarlyStopping counter: 3 out of 10")
+    SELECT rank, k FROM last_line
+    WHERE regexp_matches(k.message, '(?i)\bearly[ _-]?stop') AND NOT regexp_matches(k.message, '(?i)\bcounter\b')
 )
 SELECT 'stopped_early_alone', 'collective_mismatch', s.rank, s.k.node, s.k.file, s.k.line_no, s.k.line_end,
        s.k.message, s.k.ts, 0.85,
@@ -685,6 +687,8 @@ WHERE (SELECT count(*) FROM stopped) = 1
   AND (SELECT count(*) FROM known_ranks) >= 2
   AND EXISTS (SELECT 1 FROM echoes e WHERE e.printed_by IS DISTINCT FROM s.rank)
   AND NOT EXISTS (SELECT 1 FROM echoes e WHERE e.printed_by = s.rank)
+  -- it stopped before they lost it: no echo stamped before its decision
+  AND NOT EXISTS (SELECT 1 FROM echoes e WHERE e.ts_aligned IS NOT NULL AND s.k.ts IS NOT NULL AND e.ts_aligned < s.k.ts)
   AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.role = 'root')
   AND NOT EXISTS (SELECT 1 FROM inferred i WHERE i.rank = s.rank);
 
