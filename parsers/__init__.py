@@ -9,6 +9,7 @@ from parsers import (
     app,
     c10d,
     collect_env,
+    colossalai,
     deepspeed,
     hccl,
     horovod,
@@ -27,7 +28,7 @@ from parsers import (
 )
 from parsers.base import LEVEL_WORDS, Pattern
 
-MODULES = (nccl, c10d, torchrun, deepspeed, horovod, accelerate, kernel, nvidia_smi, collect_env, slurm, ucx, hccl, kubernetes, ray, hydra, tsl, python, app, process)
+MODULES = (nccl, c10d, torchrun, deepspeed, horovod, accelerate, colossalai, kernel, nvidia_smi, collect_env, slurm, ucx, hccl, kubernetes, ray, hydra, tsl, python, app, process)
 PATTERNS: tuple[Pattern, ...] = tuple(p for m in MODULES for p in m.PATTERNS)
 
 __all__ = ["LEVEL_WORDS", "MODULES", "PATTERNS", "Pattern"]

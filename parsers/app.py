@@ -323,7 +323,9 @@ PATTERNS = (
             # (after the level, a bracketed tag and the logger's name: "INFO    [rank2] train - done: ...")
             r"|(?:^|\]:?[ \t]+|\b(?:INFO|NOTICE)\b[ \t:|-]+(?:\[[^\]\n]{1,40}\][ \t:|-]*)?(?:[\w.\[\]-]+[ \t:|-]+)?)"
             r"(?:all[ \t]+)?(?:done|finished)"
-            r"(?:[.!]+(?:[ \t]|$)|[ \t]*(?:$|:[ \t]))"
+            r"(?:[.!]+(?:[ \t]|$)|[ \t]*(?:$|:[ \t])"
+            # (and the run's whole time: "train: finished in 0.4s", "done in 0:12:34")
+            r"|[ \t]+in[ \t]+\d[\d.:]*[ \t]*(?:ms|s|secs?|seconds?|mins?|minutes?|h|hours?)?[ \t]*[.!]?[ \t]*$)"
             # a process's word that it stops of its own accord ("Stopping cleanly.")
             r"|\b(?:stopping|stopped|exiting|finishing)[ \t]+(?:cleanly|gracefully|normally)\b"
             # a check's closing verdict on itself (`operations=9 status=PASS`, `status: SUCCESS`)
@@ -343,6 +345,8 @@ PATTERNS = (
             "CPU times: user 3.63 s, sys: 2.04 s, total: 5.68 s",
             "rank=0 operations=9 status=PASS",
             "2026-12-07 19:28:40,678 INFO    [rank0] train - done: 240 steps in 1.5s",
+            "2026-12-01 10:00:00,000 gpu-3 [rank 1] INFO trainer: finished in 12.5s",
+            "INFO:__main__:done in 0:12:34",
             "Done. Rank 1 wrote 101 new shards (103424 samples total for phase 1).",
             "Disk cap reached (75.0 GB). Stopping cleanly.",
             "19/04/05 03:09:29 INFO Executor: Finished task 0.0 in stage 1.0 (TID 1). 1573 bytes result sent to driver",
@@ -355,6 +359,8 @@ PATTERNS = (
             "job finished with errors",
             "NCCL INFO comm 0x55d0c0a4c4d0 rank 3 nranks 8 cudaDev 3 busId 4f000 - Init COMPLETE",
             "rank 3 finished epoch 2",
+            "2026-12-01 10:00:00,000 INFO trainer: epoch 5 finished in 0.4s",
+            "INFO data: shards finished in 3.2s, 8 more to go",
             "Download finished",
             "rank=0 operation=7 count=1048576 expected=17 result=PASS",
             "health check status: OK, retrying the failed shard",

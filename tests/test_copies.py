@@ -3,6 +3,8 @@ estimated stamps, and the verdict's independence of which copies were collected.
 
 from __future__ import annotations
 
+import os
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -174,7 +176,18 @@ def _captures() -> list[Path]:
     return found
 
 
-CAPTURES = _captures()
+# Every capture with copies is checked where CORRELATOR_ALL_COPIES=1; otherwise (CI) a fixed third
+# of them, chosen by a hash of the folder's path (a capture is in or out for good, whatever is added
+# beside it; not by how it fares), and every known gap. The ~190 captures took a third of the whole
+# suite's time and grew with every round of captures.
+ALL_CAPTURES = _captures()
+
+
+def _sampled(capture: Path) -> bool:
+    rel = str(capture.relative_to(SAMPLES))
+    return zlib.crc32(rel.encode()) % 3 == 0 or rel in KNOWN_GAPS
+
+
 # Copies that still change the verdict (strict: a fix makes them fail until removed here).
 # (captures19's mc-elastic-launch-api-... left it in session 34: without the error.json files, rank 1's
 # OSError is now its own because its peers logged past the step it failed at)
@@ -192,6 +205,9 @@ KNOWN_GAPS: dict[str, str] = {
 }
 
 
+CAPTURES = [c for c in ALL_CAPTURES if os.environ.get("CORRELATOR_ALL_COPIES") == "1" or _sampled(c)]
+
+
 def _param(capture: Path):
     rel = str(capture.relative_to(SAMPLES))
     gap = KNOWN_GAPS.get(rel)
@@ -199,7 +215,8 @@ def _param(capture: Path):
 
 
 def test_the_corpus_has_captures_with_copies():
-    assert len(CAPTURES) >= 20
+    assert len(ALL_CAPTURES) >= 20
+    assert len(CAPTURES) >= 20  # the sample too
 
 
 def _copies_do_not_change_the_verdict(capture: Path, tmp_path: Path) -> None:

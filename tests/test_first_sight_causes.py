@@ -722,11 +722,21 @@ def _rank_steps(rank: int, last: int, total: int, start_s: int = 0) -> str:
                    f"iter {i}/{total} loss 2.{i % 10}\n" for i in range(1, last + 1))
 
 
-def test_every_rank_stopping_at_once_short_of_the_total_is_an_external_kill(tmp_path):
-    v = verdict(tmp_path, {"rank0.log": _rank_steps(0, 20, 500), "rank1.log": _rank_steps(1, 20, 500)})
+def test_every_rank_stopping_at_once_short_of_the_total_is_an_external_kill_where_a_signal_left_a_trace(tmp_path):
+    # (session 35) with no trace of a signal, a job killed without a word and a snapshot of a
+    # running one read the same: inconclusive, asking for the scheduler's record
+    quiet = verdict(tmp_path / "quiet", {"rank0.log": _rank_steps(0, 20, 500), "rank1.log": _rank_steps(1, 20, 500)})
+    assert quiet.status == "inconclusive" and quiet.root_cause is None
+    assert "20 of 500" in quiet.status_reason and "no trace of a signal" in quiet.status_reason
+    assert any("scheduler's record" in m for m in quiet.missing)
+    # a wrapper's word that it sent the job a signal: stopped from outside, that line the evidence
+    wrapper = "2026-03-02 11:00:41 jobwrap: wall time reached, sending SIGTERM to process group 4410\n"
+    v = verdict(tmp_path / "signal", {"rank0.log": _rank_steps(0, 20, 500), "rank1.log": _rank_steps(1, 20, 500),
+                                      "wrapper.log": wrapper})
     assert v.status == "failed"
     assert v.initiating.kind == "external" and v.root_cause.category == "killed_by_scheduler"
     assert "20 of 500" in v.status_reason
+    assert v.root_cause.evidence.file == "wrapper.log"
 
 
 def test_stopping_short_at_different_times_or_alone_is_not_called_a_kill(tmp_path):
@@ -987,6 +997,7 @@ def test_ranks_named_by_their_records_rank_field_that_all_stop_short_were_stoppe
         for r in (2, 0, 1):
             lines.append(head.format(s=step + 10, ms=100 + r, r=r, pid=4410 + r) + f"step {step}/300 "
                          f"loss 1.{50 - step:02d}")
+    lines.append(head.format(s=41, ms=400, r=0, pid=4410) + "caught SIGTERM, exiting")
     v = verdict(tmp_path, {"console.log": "\n".join(lines) + "\n"})
     assert v.status == "failed" and v.initiating.kind == "external"
 
@@ -4225,3 +4236,94 @@ def test_a_watchdogs_word_that_it_sent_the_signal_is_where_the_death_began(tmp_p
     guard = "2025-06-01 08:00:09 rssguard: pid 912 above 30 GiB for 10 s, sending SIGKILL\n"
     v = verdict(tmp_path, {"console.log": ranks + agent, "rssguard.log": guard})
     assert v.first_deviating is not None and "rssguard: pid 912" in v.first_deviating.text
+
+
+# ---- session 35 ---------------------------------------------------------------------
+# Round AK's general causes, each on text its fix was not written from.
+
+def _epochs(rank: int, n: int, warn: bool = True, end: str = "epoch {e} end: val_acc 0.{a:02d}") -> str:
+    head = "2025-09-03 14:{m:02d}:{s:02d},500 node7 [r{r}] INFO fit: "
+    out = [f"2025-09-03 14:00:00,100 node7 [r{rank}] WARNING fit: grad strides do not match bucket view strides\n"
+           if warn else ""]
+    for e in range(n):
+        t = 5 + 3 * e
+        out.append(head.format(m=t // 60, s=t % 60, r=rank) + f"epoch {e} batch 40 loss 0.{90 - e:02d}\n")
+        out.append(head.format(m=t // 60, s=t % 60, r=rank) + end.format(e=e, a=50 + e) + "\n")
+    return "".join(out)
+
+
+def test_a_log_that_stops_in_its_own_cadence_after_warnings_is_a_snapshot_not_a_healthy_end(tmp_path):
+    # every rank's log runs from its start through twelve epochs and stops on one more epoch record
+    v = verdict(tmp_path / "cut", {f"r{r}.log": _epochs(r, 12) for r in range(3)})
+    assert v.status == "inconclusive"
+    # the same run with a line it prints once at its end (its whole time): healthy
+    done = {f"r{r}.log": _epochs(r, 12) + f"2025-09-03 14:00:45,000 node7 [r{r}] INFO fit: done in 41.2s\n"
+            for r in range(3)}
+    assert verdict(tmp_path / "done", done).status == "healthy"
+    # a paste of a few lines showing training going on after the warning stays the benign warning
+    # it was pasted for (issue 28's evidence of a healthy run)
+    assert verdict(tmp_path / "paste", {"r0.log": _epochs(0, 3)}).status == "healthy"
+
+
+@pytest.mark.parametrize("line", [
+    "2025-09-03 14:00:45,000 node7 [r0] INFO fit: finished in 0:12:34",
+    "INFO:trainer:done in 812 s",
+])
+def test_a_process_saying_it_finished_in_so_long_is_a_healthy_end(tmp_path, line):
+    v = verdict(tmp_path, {"r0.log": _epochs(0, 12) + line + "\n"})
+    assert v.status == "healthy"
+
+
+def test_an_epochs_finished_in_so_long_is_no_end_of_the_run(tmp_path):
+    # the same words after an epoch's number, printed at every epoch's end: the log stops in its loop
+    v = verdict(tmp_path, {"r0.log": _epochs(0, 12, end="epoch {e} finished in 3.{a}s")})
+    assert v.status == "inconclusive"
+
+
+def test_colossalais_closing_report_per_node_is_that_nodes_outcome(tmp_path):
+    # `colossalai run`'s report after every node's torchrun returned (colossalai/cli/launcher/run.py)
+    body = "".join(f"Epoch {e}: loss {1.5 - e / 10:.2f}\n" for e in range(3))
+    report = "\n====== Training on All Nodes =====\n{a}: {sa}\n{b}: {sb}\n\n====== Stopping All Nodes =====\n{a}: finish\n{b}: finish\n"
+    ok = verdict(tmp_path / "ok", {"launch.log": body + report.format(a="10.1.0.4", b="10.1.0.5", sa="success",
+                                                                         sb="success")})
+    assert ok.status == "healthy"
+    bad = verdict(tmp_path / "bad", {"launch.log": body + report.format(a="10.1.0.4", b="10.1.0.5", sa="success",
+                                                                          sb="failure")})
+    assert bad.status == "failed"
+    assert bad.first_deviating is not None and "failure" in bad.first_deviating.text
+    assert bad.first_deviating.node == "10.1.0.5"
+
+
+@pytest.mark.parametrize("text", [
+    "ImportError: accelerate>=1.20.0 is required for a normal functioning of this module, but found accelerate==1.16.0.",
+    "RuntimeError: flash-attn>=2.6,<3 is required by this recipe",
+])
+def test_a_version_requirement_refused_at_import_is_a_version_mismatch(text):
+    tb = ("Traceback (most recent call last):\n  File \"/srv/app/train.py\", line 3, in <module>\n"
+          "    import recipe\n" + text)
+    c = classify_failure(tb, "before_training")
+    assert c is not None and c.entry.category == "version_mismatch"
+
+
+NEW_TORCH_TIMEOUT = (
+    "[rank2]:[E1103 09:12:44.100200300 ProcessGroupNCCL.cpp:684] [Rank 2] Some NCCL operations have failed or timed "
+    "out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete "
+    "data.\n"
+    "[rank2]:[E1103 09:12:44.100300400 ProcessGroupNCCL.cpp:698] [Rank 2] To avoid data inconsistency, we are taking "
+    "the entire process down.\n"
+    "[rank2]:[E1103 09:12:44.101500600 ProcessGroupNCCL.cpp:1899] [PG ID 0 PG GUID 0(default_pg) Rank 2] Process group "
+    "watchdog thread terminated with exception: [Rank 2] Watchdog caught collective operation timeout: "
+    "WorkNCCL(SeqNum=1207, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600042 milliseconds "
+    "before timing out.\n"
+)
+
+
+def test_a_watchdogs_timeout_report_is_cited_before_the_notice_that_follows_from_it(tmp_path):
+    # torch >= 2.4 prints c10d's "Some NCCL operations have failed" notice before the watchdog's
+    # exception that names the collective: the rules' edge (the timeout leads to the notice) orders them
+    v = verdict(tmp_path / "both", {"console.log": NEW_TORCH_TIMEOUT})
+    assert v.first_deviating is not None
+    assert "WorkNCCL(SeqNum=1207, OpType=ALLREDUCE" in v.first_deviating.text
+    # the notice alone is still the line to cite
+    alone = verdict(tmp_path / "alone", {"console.log": NEW_TORCH_TIMEOUT.split("\n")[0] + "\n"})
+    assert alone.first_deviating is not None and "Some NCCL operations" in alone.first_deviating.text

@@ -41,7 +41,14 @@ from correlator.analysis.hypotheses import (
 from correlator.analysis.outcome import phase_of
 from correlator.analysis.rendezvous import late_node
 from correlator.analysis.rulebook import LoadedRule
-from correlator.analysis.stopped import StoppedShort, finished_loop, mid_loop, stopped_short
+from correlator.analysis.stopped import (
+    StoppedShort,
+    ends_in_cadence,
+    finished_loop,
+    mid_loop,
+    signal_trace,
+    stopped_short,
+)
 from correlator.timeline.kinds import LAUNCHER_SAW_A_FAILURE, METRIC_RECORDS, sql_list
 from correlator.verdict import (
     ClockOffset,
@@ -132,9 +139,18 @@ def decide(
                                AND s.last_line > coalesce(f.line_end, f.line_no))
            ORDER BY coalesce(f.ts_aligned, f.ts_bound) NULLS LAST, f.file, f.line_no""",
     )
+    # (within a second, a line the rules call the consequence of another finding of the same
+    # process comes after that finding, as in deviation.sql's candidates: the watchdog's timeout
+    # report before c10d's "Some NCCL operations have failed", whichever was printed first)
     collateral_rows = rows(
         con, "SELECT * FROM findings f WHERE role = 'collateral' AND NOT EXISTS (SELECT 1 FROM survived_findings s "
-             "WHERE s.file = f.file AND s.line_no = f.line_no) ORDER BY ts_aligned NULLS LAST, file, line_no"
+             "WHERE s.file = f.file AND s.line_no = f.line_no) "
+             "ORDER BY date_trunc('second', ts_aligned) NULLS LAST, "
+             "EXISTS (SELECT 1 FROM findings c JOIN rule_edges g ON g.cause = c.rule_id "
+             "        WHERE g.effect = f.rule_id AND c.file = f.file AND c.line_no <> f.line_no "
+             "          AND c.printed_by IS NOT DISTINCT FROM f.printed_by "
+             "          AND date_trunc('second', c.ts_aligned) IS NOT DISTINCT FROM date_trunc('second', f.ts_aligned)), "
+             "ts_aligned NULLS LAST, file, line_no"
     )
     candidates = rows(con, "SELECT * FROM first_deviating_candidates ORDER BY sort_key LIMIT 5000")
     first_dev = candidates[:1]
@@ -1254,7 +1270,7 @@ def _healthy_or_not(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
         return
     short = stopped_short(con)
     if short is not None:
-        _stopped_short(verdict, short)
+        _stopped_short(verdict, short, signal_trace(con))
         return
     survived = _survived_anomalies(con)
     if survived is not None:
@@ -1276,12 +1292,20 @@ def _healthy_or_not(con: duckdb.DuckDBPyConnection, verdict: Verdict) -> None:
                            "collect the scheduler's record of the job (its exit code) or the rest of the log")
 
 
-def _stopped_short(verdict: Verdict, short: StoppedShort) -> None:
-    """Every rank's progress stopped short of its stated total, with no error and no completion."""
+def _stopped_short(verdict: Verdict, short: StoppedShort, signal: dict | None) -> None:
+    """Every rank's progress stopped short of its stated total, with no error and no completion.
+
+    Where the ranks stopped at once and a line reports a signal or a kill, one thing stopped
+    them from outside. With no such trace the logs cannot tell a job killed without a word
+    from a snapshot of one still running (collected mid-run, the commonest case among the
+    unseen logs this was measured on): inconclusive, with the fact that would settle it."""
     where = f"at step {short.step} of {short.total}"
-    if not short.together or short.last is None:
+    if not short.together or short.last is None or signal is None:
         verdict.status = "inconclusive"
         verdict.status_reason = f"no failure and no completion: the logs end {where}, short of the run's end"
+        if short.together and short.last is not None:
+            verdict.status_reason += (" (every rank stopped at once, with no trace of a signal: a kill from "
+                                      "outside and a snapshot of a running job read alike)")
         verdict.missing.append(f"the logs end {where} with neither a failure nor a completion line or exit "
                                "status: collect the scheduler's record of the job (its exit code) or the rest "
                                "of the log")
@@ -1292,11 +1316,12 @@ def _stopped_short(verdict: Verdict, short: StoppedShort) -> None:
     verdict.root_cause = RootCause(
         rule_id=None, category="killed_by_scheduler", title="Stopped from outside: every rank stopped at once mid-run",
         explanation=(f"the step lines count to {short.total}; every rank's progress stopped {where} within a "
-                     "few step intervals of the others, and no rank printed an error or a completion: one "
-                     "thing stopped every process (a scheduler's or container's kill, a time limit, a "
-                     "timeout wrapper's SIGKILL), which leaves nothing in the workers' logs"),
-        evidence=cite(short.last),
-        basis=["progress stopped short of its stated total on every rank, at once"],
+                     "few step intervals of the others, no rank printed an error or a completion, and a line "
+                     "reports a signal or a kill: one thing stopped every process (a scheduler's or "
+                     "container's kill, a time limit, a timeout wrapper's signal)"),
+        evidence=cite(signal),
+        basis=["progress stopped short of its stated total on every rank, at once",
+               f"a signal's trace: {signal['file']}:{signal['line_no']}"],
     )
     verdict.missing.append("the scheduler's or container runtime's record of the job's end (sacct State and "
                            "ExitCode, kubectl describe pod, the launcher's exit code, dmesg for the OOM killer)")
@@ -1332,6 +1357,8 @@ def _survived_anomalies(con: duckdb.DuckDBPyConnection) -> str | None:
     inside = mid_loop(con)
     if inside.n_streams and inside.n_inside == inside.n_streams:
         return None  # every counted stream stopped inside its loop: the logs end mid-run, not at its end
+    if ends_in_cadence(con):
+        return None  # every stream stops on one more of its repeated records: a snapshot, not an end
     if trained_after and not stopped_at:  # no stream's progress stopped at its anomaly
         return f"{n_any} warning(s) or survived error(s), and it trained on after them"
     if not any_progress and n_warn == n_any and not _last_bar_short_of_its_total(con):

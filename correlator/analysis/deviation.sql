@@ -155,6 +155,16 @@ SELECT d.*,
          OR went_on_below(d.file, d.rank, coalesce(d.line_end, d.line_no)) AS survived,
        row_number() OVER (ORDER BY date_trunc('second', coalesce(d.ts_aligned, ts_bound)) NULLS LAST,
                                    CASE rule_role WHEN 'root' THEN 0 WHEN 'collateral' THEN 2 WHEN 'context' THEN 3 ELSE 1 END,
+                                   -- a line the rules call the consequence of another line of the same process
+                                   -- in the same second (c10d's "Some NCCL operations have failed or timed out"
+                                   -- after its watchdog's timeout report, whichever of the two it printed first)
+                                   -- comes after that line: the cause's is the line to read
+                                   d.rule_id IS NOT NULL AND EXISTS (SELECT 1 FROM deviating c JOIN rule_edges g ON g.cause = c.rule_id
+                                           WHERE g.effect = d.rule_id AND c.file = d.file
+                                             AND c.rank IS NOT DISTINCT FROM d.rank AND c.line_no <> d.line_no
+                                             AND NOT c.benign
+                                             AND date_trunc('second', coalesce(c.ts_aligned, c.ts_bound))
+                                                 IS NOT DISTINCT FROM date_trunc('second', coalesce(d.ts_aligned, d.ts_bound))),
                                    n_ranks,
                                    -- a whole-second stamp means "some time in that second"
                                    coalesce(d.ts_aligned, ts_bound)

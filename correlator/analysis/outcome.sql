@@ -15,7 +15,8 @@ CREATE OR REPLACE TEMP TABLE completion_evidence AS
 SELECT file, line_no, line_end, rank, node, kind, ts, ts_aligned, ts_estimated, message
 FROM events
 WHERE kind IN ('app.run_completed', 'torchrun.worker_group_succeeded', 'c10d.exit_without_destroy',
-               'c10d.process_group_shutdown', 'app.exit_status_zero', 'deepspeed.process_exit_success')
+               'c10d.process_group_shutdown', 'app.exit_status_zero', 'deepspeed.process_exit_success',
+               'colossalai.node_succeeded')
    OR (kind = 'deepspeed.launcher_exit' AND attrs['exitcode'] = '0')
    OR (kind = 'torchrun.elastic_status' AND attrs['state'] = 'SUCCEEDED')
 -- A process or the job saying it is done (app.said_done: words a script prints at a phase's

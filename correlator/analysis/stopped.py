@@ -4,10 +4,16 @@ Step lines that state their total (``step 83/400``) say where the run meant to g
 When every rank's progress stops short of it, nothing failed in the logs and
 nothing completed, the logs did not end because the run did: the processes were
 stopped. Where two or more ranks stopped at the same moment (their last lines
-within a few of their own step intervals of each other), one thing stopped them
-all from outside: a whole-job kill by the scheduler, a container's or cgroup's
-SIGKILL, a ``timeout`` wrapper, which print nothing in the workers' logs. A lone
-rank, or ranks that stopped at different times, only say the logs are incomplete.
+within a few of their own step intervals of each other) and some line reports a
+signal, a kill or a cancellation (``signal_trace``: a handler's "caught SIGTERM", a
+wrapper's or scheduler's word), one thing stopped them all from outside. With no such
+trace the logs cannot tell a whole-job SIGKILL that printed nothing from a snapshot of
+a job still running (on the unseen logs measured in session 35, snapshots outnumbered
+silent kills four to one): inconclusive. A lone rank, or ranks that stopped at
+different times, only say the logs are incomplete.
+
+A stream can also stop in its own cadence with no counter at all (``ends_in_cadence``):
+its last line one more of a record it printed again and again.
 
 A warning or a survived error earlier in such a run is no evidence that it
 ended well (``decide._survived_anomalies`` would otherwise call it healthy).
@@ -228,3 +234,60 @@ def finished_loop(con: duckdb.DuckDBPyConnection) -> dict | None:
             return None
         last = records[-1]
     return last
+
+
+# a stream's lines read for its cadence (its last ones), the lines a stream needs to have one,
+# and how many different texts of the same shape make a line one more of a repeated record.
+# (A few lines pasted to show that training went on after a warning are the paste's point, and
+# the issue's evidence of a benign warning; a stream of twenty lines or more that ends in its loop
+# is a run's log cut off.)
+CADENCE_LINES = 400
+CADENCE_MIN_LINES = 20
+CADENCE_VARIANTS = 3
+
+
+def ends_in_cadence(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the logs stop in the middle of their own rhythm: every stream (a file's
+    lines of one rank, or of no rank) that ends on an informational line ends on one more
+    of a record it printed again and again with a moving number (`epoch 61 done, mean loss
+    0.0016`, `epoch 14 step 960: val_loss 0.1578`), and at least one does.
+
+    A run that ended prints something once at its end (a final evaluation, `finished 60
+    steps`, a saved model, a summary); a snapshot of a running job, or a job killed without
+    a word, ends where its loop happened to be. Streams that end on a warning or an error
+    say nothing either way, nor do streams of a few lines."""
+    n_streams, n_cadence = con.execute(f"""
+        WITH s AS (
+            SELECT file, rank, line_no, level, message,
+                   regexp_replace(message, '[0-9]+', '#', 'g') AS shape
+            FROM events WHERE message IS NOT NULL
+            QUALIFY row_number() OVER (PARTITION BY file, rank ORDER BY line_no DESC) <= {CADENCE_LINES}
+        ),
+        last AS (
+            SELECT file, rank, arg_max(shape, line_no) AS shape, arg_max(coalesce(level, 'INFO'), line_no) AS level,
+                   count(*) AS n
+            FROM s GROUP BY file, rank
+        ),
+        judged AS (
+            SELECT l.file, l.rank,
+                   (SELECT count(DISTINCT s.message) FROM s
+                    WHERE s.file = l.file AND s.rank IS NOT DISTINCT FROM l.rank AND s.shape = l.shape) AS variants
+            FROM last l
+            WHERE l.n >= {CADENCE_MIN_LINES} AND l.level NOT IN ('WARNING', 'ERROR', 'CRITICAL')
+        )
+        SELECT count(*), count(*) FILTER (WHERE variants >= {CADENCE_VARIANTS}) FROM judged""").fetchone()
+    return bool(n_streams) and n_cadence == n_streams
+
+
+# a line that reports a signal, a kill or a cancellation (a worker's own handler, a
+# launcher, a wrapper, a scheduler): whatever stopped every rank at once left this trace
+_SIGNAL_TRACE_SQL = (r"(?i)\bSIG(?:TERM|KILL|INT|HUP|USR[12])\b|\bsignal[ :]+(?:2|9|15)\b|\bkilled\b"
+                     r"|\bterminated\b|\bcancell?ed\b|\bpreempt|\btime ?limit\b"
+                     r"|\bexit(?:ed)?(?: with)?(?: code| status)?[ :=]*(?:124|137|143)\b")
+
+
+def signal_trace(con: duckdb.DuckDBPyConnection) -> dict | None:
+    """The first line that reports a signal, a kill or a cancellation, or None."""
+    found = rows(con, "SELECT * FROM events WHERE regexp_matches(message, ?) "
+                      "ORDER BY ts_aligned NULLS LAST, file, line_no LIMIT 1", [_SIGNAL_TRACE_SQL])
+    return found[0] if found else None
