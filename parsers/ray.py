@@ -47,9 +47,11 @@ PATTERNS = (
     # dead process's pid, the rank's whose own lines carry that pid
     Pattern(
         "ray.worker_died",
-        triggers=("worker died or was killed while executing a task by an unexpected system error",),
+        triggers=("worker died or was killed while executing a task",),
+        # (the sentence's head only: a terminal that wraps the raylet's long line at 80 columns cuts it
+        # within "by an unexpected system error")
         regex=(
-            r"A worker died or was killed while executing a task by an unexpected system error\."
+            r"A worker died or was killed while executing a task(?: by an unexpected system error\.)?"
             r"(?:[^\n]*?\bWorker PID: (?P<worker_pid>\d+))?(?:[^\n]*?\bWorker exit type: (?P<exit_type>\w+))?"
         ),
         source=SOURCE,
@@ -59,6 +61,7 @@ PATTERNS = (
             "troubleshoot the problem, check the logs for the dead worker. Lease ID: 0600 Worker ID: 4a3e Node ID: "
             "75d2 Worker IP address: 127.0.0.1 Worker port: 45523 Worker PID: 16435 Worker exit type: SYSTEM_ERROR "
             "Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file.",
+            "(raylet) A worker died or was killed while executing a task by an unexpected system",
         ),
     ),
     # the raylet's memory monitor's periodic summary of the workers it killed to keep its node

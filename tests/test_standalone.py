@@ -136,6 +136,9 @@ ALLOWED: dict[str, dict[str, str]] = {
     "sample_logs/heldout44/": {
         "/root/": "verbatim logs committed to public repositories (an MLPerf container's /root paths, and their URLs)",
     },
+    "sample_logs/heldout46/": {
+        "/root/": "verbatim logs from public sources (a ColossalAI checkout under /root in a pasted traceback)",
+    },
     "sample_logs/_assemble/assemble.py": {
         "/root/autodl-tmp/": "comment saying how the public Seg-R1 traceback's own paths were "
         "replaced (chenqiu1024/Seg-R1 docs/runtime_error_in_output-20250831.md)",
