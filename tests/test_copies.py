@@ -202,6 +202,13 @@ KNOWN_GAPS: dict[str, str] = {
     "shadows-trainlib-0-4-importerror-trn-f06":
         "the verdict is the same with and without the launchers' copies, its confidence is not (0.74 with "
         "them, 0.38 without): not yet looked into",
+    # (session 35: a gap the old "stopped at once" reading hid)
+    "captures41/bl-torchrun-nproc2-tee3-logdir-print-style-onecyclelr-total-steps-floor-div-vs-loader-ceil-last-"
+    "partial-batch-steps-past-end-valueerror-all":
+        "launcher-only: in the tee'd console both ranks' tracebacks sit above step lines stdout flushed later, so "
+        "they read as survived, and the launcher's failure table alone is not taken as the run's failure; the "
+        "verdict said failed only through 'every rank stopped at once' (a stop from outside), which now needs a "
+        "signal's trace",
     # (session 35, round AL)
     "captures44/bx-2node-uts-torchrun-c10d-nnodes2-node-consoles-nodeb-launched-nproc-per-node-4-world-6-vs-4-"
     "shards-filenotfound-ml-a04":

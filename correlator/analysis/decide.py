@@ -1357,8 +1357,10 @@ def _survived_anomalies(con: duckdb.DuckDBPyConnection) -> str | None:
     inside = mid_loop(con)
     if inside.n_streams and inside.n_inside == inside.n_streams:
         return None  # every counted stream stopped inside its loop: the logs end mid-run, not at its end
-    if ends_in_cadence(con):
-        return None  # every stream stops on one more of its repeated records: a snapshot, not an end
+    if ends_in_cadence(con) and not (inside.n_streams and inside.n_inside == 0) and finished_loop(con) is None:
+        # every stream stops on one more of its repeated records, none at the end of a loop it counts
+        # through (`iter 20/20`): a snapshot, not an end
+        return None
     if trained_after and not stopped_at:  # no stream's progress stopped at its anomaly
         return f"{n_any} warning(s) or survived error(s), and it trained on after them"
     if not any_progress and n_warn == n_any and not _last_bar_short_of_its_total(con):

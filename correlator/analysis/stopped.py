@@ -257,12 +257,13 @@ def ends_in_cadence(con: duckdb.DuckDBPyConnection) -> bool:
     a word, ends where its loop happened to be. Streams that end on a warning or an error
     say nothing either way, nor do streams of a few lines."""
     n_streams, n_cadence = con.execute(f"""
-        WITH s AS (
-            SELECT file, rank, line_no, level, message,
-                   regexp_replace(message, '[0-9]+', '#', 'g') AS shape
+        WITH tail AS (
+            SELECT file, rank, line_no, level, message
             FROM events WHERE message IS NOT NULL
             QUALIFY row_number() OVER (PARTITION BY file, rank ORDER BY line_no DESC) <= {CADENCE_LINES}
         ),
+        -- (shaped after the cut: a large job's every line is not worth a regular expression here)
+        s AS (SELECT *, regexp_replace(message, '[0-9]+', '#', 'g') AS shape FROM tail),
         last AS (
             SELECT file, rank, arg_max(shape, line_no) AS shape, arg_max(coalesce(level, 'INFO'), line_no) AS level,
                    count(*) AS n
